@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+// hpt-bench CLI entry (oclif). reflect-metadata must load before any decorated class (tsyringe).
+import 'reflect-metadata';
+import { execute } from '@oclif/core';
+
+await execute({ dir: import.meta.url });

@@ -1,0 +1,49 @@
+import { Args } from '@oclif/core';
+import type { ContributionKind } from '@hpt-bench/core';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../base.js';
+
+const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders'];
+
+/** `hpt-bench list [kind]`: the contributions of every discovered plugin. */
+export default class List extends HptCommand {
+  static override summary = 'List datasets, strategies, models, scorers and ladders contributed by plugins.';
+  static override examples = ['<%= config.bin %> list', '<%= config.bin %> list datasets --json', '<%= config.bin %> list ladders --plugin ./my-plugin'];
+  static override args = {
+    kind: Args.string({ description: 'only this kind', options: KINDS, required: false }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(List);
+    const { registry } = this.discover(flags.plugin);
+    const kinds = args.kind ? [args.kind as ContributionKind] : KINDS;
+    const out: Record<string, unknown[]> = {};
+    for (const kind of kinds) {
+      out[kind] = registry.list(kind).map((c) => {
+        const d = c.decl as { description?: string; levels?: string[]; hpiDataset?: number; scorer?: unknown; kind?: string; aliases?: string[] };
+        return {
+          id: c.id,
+          qualifiedId: c.qualifiedId,
+          plugin: c.plugin.name,
+          origin: c.plugin.origin,
+          ...(d.description ? { description: d.description } : {}),
+          ...(d.levels ? { levels: d.levels } : {}),
+          ...(d.hpiDataset !== undefined ? { hpiDataset: d.hpiDataset, scorer: typeof d.scorer === 'string' ? d.scorer : (d.scorer as { id: string }).id } : {}),
+          ...(d.aliases ? { aliases: d.aliases } : {}),
+        };
+      });
+    }
+    if (flags.json) {
+      this.printJson(out);
+      return;
+    }
+    for (const kind of kinds) {
+      const t = new Table({ head: [kind, 'plugin', 'details'], style: tableStyle() });
+      for (const row of out[kind] as Record<string, unknown>[]) {
+        const details = row.levels ? (row.levels as string[]).join(' > ') : row.hpiDataset !== undefined ? `scorer ${String(row.scorer)}, HPI_Dataset ${String(row.hpiDataset)}` : String(row.description ?? '');
+        t.push([String(row.id), String(row.plugin), details.length > 70 ? `${details.slice(0, 67)}...` : details]);
+      }
+      this.log(t.toString());
+    }
+  }
+}

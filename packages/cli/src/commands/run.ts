@@ -1,0 +1,154 @@
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Flags } from '@oclif/core';
+import { createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, Tokens, type Json, type RunConfig, type RunSummary } from '@hpt-bench/core';
+import cliProgress from 'cli-progress';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../base.js';
+
+/** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
+export default class Run extends HptCommand {
+  static override summary = 'Climb the HPF ladder on every sample of a dataset and report the HPI.';
+  static override description = `For each sample, try the ladder's levels in order (default: the five HPT levels role, zero-shot-cot,
+three-shot-cot, least-to-most, generated-knowledge), stop at the first level the scorer accepts, and record that
+level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQLite (--store) as they finish.`;
+  static override examples = [
+    '<%= config.bin %> run --dataset boolq --split mini --model baseline:random',
+    'OPENAI_API_KEY=... <%= config.bin %> run --dataset gsm8k --data gsm8k-test.jsonl --model openai:gpt-4o-mini --limit 50',
+    '<%= config.bin %> run --dataset csqa --data csqa.json --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --json',
+  ];
+
+  static override flags = {
+    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`)', required: true }),
+    data: Flags.string({ description: 'read samples from this .json/.jsonl file (Hugging Face field layout or the HPT representative-set layout)' }),
+    split: Flags.string({ description: "split: a shipped one such as 'mini', or a Hugging Face split (default: the paper's)" }),
+    limit: Flags.integer({ char: 'n', description: 'evaluate only the first N samples', min: 1 }),
+    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model', required: true }),
+    'knowledge-model': Flags.string({ description: 'model that generates knowledge at the generated-knowledge level (default: --model)' }),
+    ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
+    'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
+    'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
+    temperature: Flags.string({ description: 'sampling temperature', default: '0.6' }),
+    'top-p': Flags.string({ description: 'nucleus sampling top-p', default: '0.9' }),
+    'max-tokens': Flags.integer({ description: 'maximum completion tokens per call', default: 1024, min: 1 }),
+    seed: Flags.integer({ description: 'run seed (recorded; sent to the endpoint as `seed` when given; seeds the baselines)' }),
+    concurrency: Flags.integer({ char: 'c', description: 'samples evaluated at once', default: 4, min: 1, max: 1024 }),
+    compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
+    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
+    'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
+    'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Run);
+    const config: RunConfig = {
+      dataset: flags.dataset,
+      ...(flags.data ? { data: resolve(flags.data) } : {}),
+      ...(flags.split ? { split: flags.split } : {}),
+      ...(flags.limit ? { limit: flags.limit } : {}),
+      model: flags.model,
+      ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
+      modelOptions: { apiKeyEnv: flags['api-key-env'], ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) },
+      ladder: flags.ladder,
+      compat: flags.compat as RunConfig['compat'],
+      seed: flags.seed ?? 0,
+      concurrency: flags.concurrency,
+      generation: {
+        temperature: number('--temperature', flags.temperature, 0, 2),
+        topP: number('--top-p', flags['top-p'], 0, 1),
+        maxTokens: flags['max-tokens'],
+        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+      },
+      onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
+      cacheDir: flags['cache-dir'],
+    };
+    const { registry, container } = this.discover(flags.plugin);
+    container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
+    const prepared = await prepareRun(config, registry, container);
+    const store = new RunStore(flags.store);
+    container.register(Tokens.Store, { useValue: store });
+
+    const showBar = !flags.json && Boolean(process.stderr.isTTY);
+    const bar = showBar
+      ? new cliProgress.SingleBar(
+          { format: `${prepared.datasetId} {bar} {value}/{total} samples | HPI {hpi} | acc {acc}`, stream: process.stderr, hideCursor: true },
+          cliProgress.Presets.shades_classic,
+        )
+      : undefined;
+    bar?.start(config.limit ?? 0, 0, { hpi: '-', acc: '-' });
+    const runId = newRunId();
+    let summary: RunSummary;
+    try {
+      summary = await executeRun(prepared, store, {
+        logger: this.logger,
+        redact: [process.env[flags['api-key-env']] ?? ''],
+        onProgress: (p) => {
+          if (!bar) return;
+          if (!config.limit) bar.setTotal(Math.max(p.done, bar.getTotal()));
+          bar.update(p.done, { hpi: (p.hpiSum / p.done).toFixed(2), acc: `${((100 * p.solved) / p.done).toFixed(1)}%` });
+        },
+      }, runId);
+    } finally {
+      bar?.stop();
+    }
+    try {
+      if (flags.out) await writeOut(store, runId, flags.out);
+    } finally {
+      store.close();
+    }
+    if (flags.json) {
+      this.printJson(summary);
+      return;
+    }
+    this.log(renderSummary(summary, flags.store));
+  }
+}
+
+/** Parse a numeric flag within [min, max]. @throws HptError `E_CONFIG` naming the flag. */
+function number(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < min || n > max) throw new HptError('E_CONFIG', `${flag} must be a number in [${min}, ${max}], got '${value}'`);
+  return n;
+}
+
+/** Write the `--out` JSONL from the store (input order) to a temp file, then rename it into place. */
+async function writeOut(store: RunStore, runId: string, path: string): Promise<void> {
+  mkdirSync(dirname(resolve(path)), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  const stream = createWriteStream(tmp, 'utf8');
+  try {
+    for (const r of store.iterSamples(runId)) {
+      const line: Record<string, Json> = {
+        sampleId: r.sampleId,
+        level: r.level,
+        hpi: r.hpi,
+        solved: r.solved,
+        prediction: r.prediction,
+        target: r.target,
+        attempts: r.attempts as unknown as Json,
+      };
+      if (!stream.write(`${JSON.stringify(line)}\n`)) await once(stream, 'drain');
+    }
+    stream.end();
+    await once(stream, 'finish');
+    renameSync(tmp, path);
+  } catch (e) {
+    stream.destroy();
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20). */
+export function renderSummary(s: RunSummary, storePath: string): string {
+  const t = new Table({ style: tableStyle(), head: ['', s.dataset] });
+  t.push(['model', s.model], ['samples (n)', String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);
+  for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
+  t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
+  t.push(['model calls', String(s.calls)], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
+  if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
+  return `${t.toString()}\nrun ${s.runId} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;
+}

@@ -1,0 +1,3 @@
+/** @hpt-bench/cli: the oclif commands (thin: parse flags, call core, print). */
+export { HptCommand } from './base.js';
+export { renderSummary } from './commands/run.js';

@@ -1,0 +1,228 @@
+/**
+ * The plugin contracts of hpt-bench: the shapes every dataset, strategy, model and scorer plugin speaks.
+ * Source: DESIGN.md "The four plugin kinds"; the HPT method is in specs/hpt.md (sections cited per type).
+ */
+
+/** A JSON value as stored in records, targets and predictions. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** `strict` = what the method intends (default); `reference` = what the authors' code did (specs/hpt.md §9). */
+export type CompatMode = 'strict' | 'reference';
+
+/**
+ * One evaluation item.
+ * - `id`: the record's `id`/`task_id` field if it has one, else its 0-based index in the input, as a string.
+ * - `index`: 0-based position in the input stream.
+ * - `input`: the placeholder values the prompt pack's templates use (e.g. `passage`, `question`, `text1`..`text5`).
+ * - `target`: the gold answer in the form the dataset's scorer expects (boolean, letter, number string, ...).
+ * - `meta`: anything else worth keeping (subject, raw answer, ...).
+ */
+export interface Sample {
+  id: string;
+  index: number;
+  input: Record<string, string>;
+  target: Json;
+  meta?: Record<string, Json>;
+}
+
+/** A chat message as sent to an OpenAI-compatible endpoint. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** Why a model call is made: the graded call of a level, a chain step, or a knowledge candidate (hpt.md §1.3). */
+export type CallPurpose = 'graded' | 'intermediate' | 'knowledge';
+
+/** Generation settings; the paper's defaults are temperature 0.6, top-p 0.9, 1024 max tokens (hpt.md §6). */
+export interface GenerationSettings {
+  temperature: number;
+  topP: number;
+  maxTokens: number;
+  seed?: number;
+}
+
+/**
+ * What a strategy asks a model for. `context` lets deterministic baselines (oracle, random) see the sample and its
+ * scorer; real providers ignore it and send only `messages` and the settings.
+ */
+export interface ModelRequest extends GenerationSettings {
+  messages: ChatMessage[];
+  /** Ask for per-token log-probabilities of the completion (used to rank knowledge candidates, hpt.md §1.3). */
+  logprobs?: boolean;
+  context?: CallContext;
+}
+
+/** Where in the ladder a call is made: the sample, the level (1-based), the strategy and the call's purpose. */
+export interface CallContext {
+  sample: Sample;
+  level: number;
+  strategy: string;
+  purpose: CallPurpose;
+  /** 0-based index of the call within the attempt. */
+  seq: number;
+  scorer: Scorer;
+  /** The scorer's context for this run (compat mode and the dataset's scorer options). */
+  scoreContext: ScoreContext;
+  /** Run seed, for reproducible stochastic baselines. */
+  seed: number;
+}
+
+/** Token counts of one call. */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * A model's answer. `logprobs` are natural-log probabilities of the generated tokens, in order, when the provider
+ * returns them; `latencyMs` is wall time of the call in milliseconds.
+ */
+export interface ModelResponse {
+  text: string;
+  logprobs?: number[];
+  usage: Usage;
+  finishReason: string;
+  latencyMs?: number;
+}
+
+/** A model plugin: anything that turns a request into text. Errors a user can fix are thrown as `HptError`. */
+export interface Model {
+  /** Display id, e.g. `openai:gpt-4o` or `baseline:oracle`. */
+  readonly id: string;
+  generate(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/**
+ * The output a level is graded on (hpt.md §1.3, §4).
+ * - `promptText`: the prompt text of the graded call as the reference's full-text pipeline returns it (wrapper prefix,
+ *   filled template, wrapper suffix, cue in reference mode; template + cue in strict mode).
+ * - `completion`: the model's completion only.
+ * - `cue`: the answer cue appended to the prompt (`Answer:`, `Code:`, ...; may be empty).
+ */
+export interface GradedOutput {
+  promptText: string;
+  completion: string;
+  cue: string;
+}
+
+/**
+ * A scorer's decision on one graded output.
+ * - `solved`: whether the ladder stops at this level.
+ * - `score`: the per-sample value the dataset metric aggregates (1/0 for accuracy scorers).
+ * - `extracted`: the parsed answer (null when nothing could be parsed).
+ */
+export interface Verdict {
+  solved: boolean;
+  score: number;
+  extracted: Json;
+}
+
+/** Per-call options of a scorer: the compat mode and the options the dataset declared for it. */
+export interface ScoreContext {
+  compat: CompatMode;
+  options: Record<string, Json>;
+}
+
+/** A scorer plugin (DESIGN.md: `(sample, output) -> Verdict`). */
+export interface Scorer {
+  readonly id: string;
+  score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict | Promise<Verdict>;
+  /** A completion this scorer accepts as the target (for the oracle baseline). */
+  renderTarget?(sample: Sample, ctx: ScoreContext): string;
+  /** A valid, seeded random answer (for the random baseline); `random()` returns a float in [0, 1). */
+  randomAnswer?(sample: Sample, random: () => number, ctx: ScoreContext): string;
+}
+
+/**
+ * One entry of a prompt pack (schemas/prompt-pack.schema.json): the wording one strategy uses for one dataset.
+ * - `template`: the (graded) template with `{placeholder}`s;
+ * - `steps`: a chain (least-to-most): per step the template, the 1-based step whose completion is `{pred}`
+ *   (null: none) and the cue appended after it;
+ * - `knowledge`: the knowledge-generation template (generated-knowledge).
+ */
+export interface PromptPackEntry {
+  template?: string;
+  steps?: { template: string; pred: number | null; cue: string }[];
+  knowledge?: string;
+}
+
+/** A prompt pack: the per-dataset wording of every strategy, plus the answer cue of graded calls. */
+export interface PromptPack {
+  id: string;
+  cue: string;
+  strategies: Record<string, PromptPackEntry>;
+}
+
+/** A call as recorded in the store and `--out`: what was sent, what came back, and what it cost. */
+export interface CallRecord {
+  seq: number;
+  purpose: CallPurpose;
+  model: string;
+  messages: ChatMessage[];
+  output: string;
+  usage: Usage;
+  latencyMs: number;
+  finishReason: string;
+  /** Mean exp(logprob) of the generated tokens when logprobs were returned (knowledge ranking, hpt.md §9 #10). */
+  meanTokenProb?: number | null;
+}
+
+/** What a strategy returns: the graded output and notes (e.g. how knowledge was chosen). Calls are recorded by the engine. */
+export interface StrategyOutput {
+  graded: GradedOutput;
+  notes?: Record<string, Json>;
+}
+
+/** The result of `StrategyContext.call`: the completion, the prompt text the reference parsers see, the raw response and the stored record. */
+export interface CallResult {
+  text: string;
+  promptText: string;
+  response: ModelResponse;
+  record: CallRecord;
+}
+
+/**
+ * What the ladder hands a strategy for one attempt.
+ * - `entry`: this strategy's prompt-pack entry for the dataset (undefined when the pack has none);
+ * - `pack`: the whole pack (for the cue);
+ * - `call(purpose, text, cue)`: assemble the messages for `text` (filled template) and `cue` per hpt.md §6 and send
+ *   them to the evaluated model (or the knowledge model for `knowledge`); the engine records every call;
+ * - `fill(template, vars)`: one-pass placeholder substitution (specs/hpt.md §0).
+ */
+export interface StrategyContext {
+  sample: Sample;
+  level: number;
+  strategyId: string;
+  entry: PromptPackEntry | undefined;
+  pack: PromptPack;
+  compat: CompatMode;
+  call(purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }): Promise<CallResult>;
+  fill(template: string, vars?: Record<string, string>): string;
+}
+
+/** A strategy plugin: one rung of the ladder, turning a sample into one graded output (hpt.md §1.3). */
+export interface Strategy {
+  readonly id: string;
+  run(ctx: StrategyContext): Promise<StrategyOutput>;
+}
+
+/** Options a dataset's `load` receives from the run. */
+export interface DatasetLoadOptions {
+  /** A local `.json`/`.jsonl` file, or undefined for the dataset's default source (Hugging Face hub or embedded). */
+  data?: string;
+  /** Split name; `mini` selects the embedded demo split where a dataset ships one. */
+  split?: string;
+  /** What to do with a record missing a required field: fail (default) or skip it with a warning. */
+  onInvalid: 'fail' | 'skip';
+  /** Directory for cached hub downloads. */
+  cacheDir: string;
+  /** Called once per skipped record with a message naming the record index and field. */
+  warn(message: string): void;
+}
+
+/** A dataset plugin: a stream of samples plus the constants the ladder needs. */
+export interface Dataset {
+  readonly id: string;
+  load(options: DatasetLoadOptions): AsyncIterable<Sample>;
+}

@@ -1,0 +1,23 @@
+/**
+ * @hpt-bench/core: the engine and the plugin SDK (DESIGN.md). Everything public is exported here; plugins import
+ * contracts, tokens and helpers from this module only.
+ */
+export * from './contracts.js';
+export * from './errors.js';
+export * from './tokens.js';
+export * from './schema.js';
+export * from './prompt/template.js';
+export * from './prompt/assemble.js';
+export * from './prompt/pack.js';
+export * from './plugins/manifest.js';
+export * from './plugins/registry.js';
+export * from './plugins/host.js';
+export * from './data/files.js';
+export * from './data/declarative.js';
+export * from './data/hub.js';
+export * from './ladder/engine.js';
+export * from './ladder/single-call.js';
+export * from './store/store.js';
+export * from './run/pool.js';
+export * from './run/rng.js';
+export * from './run/run.js';

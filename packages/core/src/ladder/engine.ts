@@ -1,0 +1,170 @@
+import type {
+  CallPurpose,
+  CallRecord,
+  CompatMode,
+  GenerationSettings,
+  GradedOutput,
+  Json,
+  Model,
+  ModelResponse,
+  PromptPack,
+  Sample,
+  Scorer,
+  Strategy,
+  StrategyContext,
+  Usage,
+} from '../contracts.js';
+import { assemblePrompt } from '../prompt/assemble.js';
+import { fillTemplate } from '../prompt/template.js';
+
+/** One rung: its 1-based level and the strategy that runs it. */
+export interface LadderLevel {
+  level: number;
+  strategyId: string;
+  strategy: Strategy;
+}
+
+/** One level tried on one sample: the graded output, the scorer's verdict and every call made. */
+export interface AttemptRecord {
+  level: number;
+  strategy: string;
+  solved: boolean;
+  score: number;
+  extracted: Json;
+  graded: GradedOutput;
+  calls: CallRecord[];
+  notes?: Record<string, Json>;
+}
+
+/**
+ * The outcome of the ladder on one sample (hpt.md §2.1-2.2).
+ * - `level`: the first solving level (1..m), or null when no level solved it;
+ * - `hpi`: `level`, or `m + hpiDataset` when unsolved;
+ * - `prediction`: the solving level's parsed answer, or the last level's when unsolved (hpt.md §9 #24).
+ */
+export interface SampleResult {
+  sampleId: string;
+  index: number;
+  level: number | null;
+  hpi: number;
+  solved: boolean;
+  prediction: Json;
+  target: Json;
+  attempts: AttemptRecord[];
+}
+
+/** Everything the ladder needs for a run. `knowledgeModel` answers calls of purpose `knowledge`. */
+export interface LadderSetup {
+  levels: LadderLevel[];
+  model: Model;
+  knowledgeModel: Model;
+  scorer: Scorer;
+  scorerOptions: Record<string, Json>;
+  pack: PromptPack;
+  hpiDataset: number;
+  compat: CompatMode;
+  generation: GenerationSettings;
+  seed: number;
+}
+
+/**
+ * The manual HPF engine (hpt.md §2.1, Algorithm 1): try levels 1..m in order, stop at the first solved one, make no
+ * call above it. HPI of the sample = the solving level, else m + HPI_Dataset (m = number of levels).
+ */
+export class LadderEngine {
+  constructor(private readonly setup: LadderSetup) {}
+
+  /** The penalty of an unsolved sample: m + HPI_Dataset. */
+  get unsolvedHpi(): number {
+    return this.setup.levels.length + this.setup.hpiDataset;
+  }
+
+  /** Climb the ladder for one sample. Model errors propagate (the run decides what to do with them). */
+  async climb(sample: Sample): Promise<SampleResult> {
+    const attempts: AttemptRecord[] = [];
+    for (const rung of this.setup.levels) {
+      const attempt = await this.attempt(sample, rung);
+      attempts.push(attempt);
+      if (attempt.solved) {
+        return { sampleId: sample.id, index: sample.index, level: rung.level, hpi: rung.level, solved: true, prediction: attempt.extracted, target: sample.target, attempts };
+      }
+    }
+    const last = attempts[attempts.length - 1];
+    return { sampleId: sample.id, index: sample.index, level: null, hpi: this.unsolvedHpi, solved: false, prediction: last ? last.extracted : null, target: sample.target, attempts };
+  }
+
+  /** Run one level on one sample and grade it. */
+  async attempt(sample: Sample, rung: LadderLevel): Promise<AttemptRecord> {
+    const s = this.setup;
+    const calls: CallRecord[] = [];
+    let seq = 0;
+    const ctx: StrategyContext = {
+      sample,
+      level: rung.level,
+      strategyId: rung.strategyId,
+      entry: s.pack.strategies[rung.strategyId],
+      pack: s.pack,
+      compat: s.compat,
+      fill: (template, vars) => fillTemplate(template, { ...sample.input, ...vars }),
+      call: async (purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }) => {
+        const model = purpose === 'knowledge' ? s.knowledgeModel : s.model;
+        const { messages, promptText } = assemblePrompt(purpose, text, cue, s.compat);
+        const mySeq = seq++;
+        const started = performance.now();
+        const response: ModelResponse = await model.generate({
+          ...s.generation,
+          messages,
+          logprobs: options?.logprobs,
+          context: { sample, level: rung.level, strategy: rung.strategyId, purpose, seq: mySeq, scorer: s.scorer, scoreContext: { compat: s.compat, options: s.scorerOptions }, seed: s.seed },
+        });
+        const latencyMs = response.latencyMs ?? performance.now() - started;
+        const record: CallRecord = {
+          seq: mySeq,
+          purpose,
+          model: model.id,
+          messages,
+          output: response.text,
+          usage: response.usage,
+          latencyMs,
+          finishReason: response.finishReason,
+          ...(options?.logprobs ? { meanTokenProb: meanTokenProb(response.logprobs) } : {}),
+        };
+        calls.push(record);
+        return { text: response.text, promptText, response, record };
+      },
+    };
+    const out = await rung.strategy.run(ctx);
+    const verdict = await s.scorer.score(sample, out.graded, { compat: s.compat, options: s.scorerOptions });
+    return {
+      level: rung.level,
+      strategy: rung.strategyId,
+      solved: verdict.solved,
+      score: verdict.score,
+      extracted: verdict.extracted,
+      graded: out.graded,
+      calls: calls.sort((a, b) => a.seq - b.seq),
+      ...(out.notes ? { notes: out.notes } : {}),
+    };
+  }
+}
+
+/**
+ * Mean token probability of a completion: mean of exp(logprob) over its tokens (hpt.md §9 #10, the API stand-in for the
+ * reference's mean sampled-token probability). @returns null when no logprobs were returned.
+ */
+export function meanTokenProb(logprobs: number[] | undefined): number | null {
+  if (!logprobs || logprobs.length === 0) return null;
+  let sum = 0;
+  for (const lp of logprobs) sum += Math.exp(lp);
+  return sum / logprobs.length;
+}
+
+/** Sum token usage over calls. */
+export function sumUsage(calls: Iterable<{ usage: Usage }>): Usage {
+  const u = { promptTokens: 0, completionTokens: 0 };
+  for (const c of calls) {
+    u.promptTokens += c.usage.promptTokens;
+    u.completionTokens += c.usage.completionTokens;
+  }
+  return u;
+}

@@ -1,0 +1,103 @@
+import { distance } from 'fastest-levenshtein';
+import { HptError } from '../errors.js';
+import type { CodeDecl, DatasetDecl, LadderDecl, PluginSource, StrategyDecl } from './manifest.js';
+
+/** The five contribution kinds a manifest can declare. */
+export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders';
+
+/** The declaration type of each kind. */
+export interface DeclOf {
+  datasets: DatasetDecl;
+  strategies: StrategyDecl;
+  models: CodeDecl;
+  scorers: CodeDecl;
+  ladders: LadderDecl;
+}
+
+/**
+ * One contribution of one plugin. `id` is the id as declared; `qualifiedId` is `<namespace>/<id>`; `names` are the
+ * ids it answers to (its id, qualified id and aliases).
+ */
+export interface Contribution<K extends ContributionKind = ContributionKind> {
+  kind: K;
+  id: string;
+  qualifiedId: string;
+  plugin: PluginSource;
+  decl: DeclOf[K];
+}
+
+const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder' };
+
+/**
+ * Suggest the closest known names to `wanted` (Levenshtein distance ≤ max(2, a third of its length), or a prefix match).
+ * @returns up to 3 names, closest first.
+ */
+export function didYouMean(wanted: string, known: Iterable<string>): string[] {
+  const w = wanted.toLowerCase();
+  const limit = Math.max(2, Math.floor(w.length / 3));
+  return [...new Set(known)]
+    .map((k) => ({ k, d: k.startsWith(w) || w.startsWith(k) ? 1 : distance(w, k.toLowerCase()) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))
+    .slice(0, 3)
+    .map((x) => x.k);
+}
+
+/**
+ * Every contribution of every discovered plugin, looked up by id (DESIGN.md "Plugins: manifests, discovery, DI").
+ * When two plugins contribute the same id, the plain id is ambiguous and each is reachable by its qualified id
+ * `<namespace>/<id>`; a local (`--plugin`) plugin does not shadow anything silently.
+ */
+export class Registry {
+  readonly plugins: PluginSource[] = [];
+  private readonly byKind = new Map<ContributionKind, Contribution[]>();
+
+  /** Add a plugin's contributions. @throws HptError `E_PLUGIN` when the same package is added twice from two roots. */
+  add(plugin: PluginSource): void {
+    const existing = this.plugins.find((p) => p.name === plugin.name);
+    if (existing) {
+      if (existing.root === plugin.root) return;
+      throw new HptError('E_PLUGIN', `plugin ${plugin.name} is loaded twice (${existing.root} and ${plugin.root}); uninstall or unlink one`);
+    }
+    this.plugins.push(plugin);
+    for (const kind of Object.keys(SINGULAR) as ContributionKind[]) {
+      const decls = (plugin.manifest.contributes[kind] ?? []) as DeclOf[typeof kind][];
+      const list = this.byKind.get(kind) ?? [];
+      for (const decl of decls) list.push({ kind, id: decl.id, qualifiedId: `${plugin.namespace}/${decl.id}`, plugin, decl });
+      this.byKind.set(kind, list);
+    }
+  }
+
+  /** All contributions of a kind, in discovery order. */
+  list<K extends ContributionKind>(kind: K): Contribution<K>[] {
+    return (this.byKind.get(kind) ?? []) as Contribution<K>[];
+  }
+
+  private names(c: Contribution): string[] {
+    const aliases = c.kind === 'datasets' ? ((c.decl as DatasetDecl).aliases ?? []) : [];
+    return [c.id, c.qualifiedId, ...aliases];
+  }
+
+  /**
+   * The contribution of `kind` named `id` (plain, qualified or alias).
+   * @throws HptError `E_UNKNOWN_ID` with "did you mean ..." suggestions, or `E_AMBIGUOUS_ID` listing the qualified ids.
+   */
+  get<K extends ContributionKind>(kind: K, id: string): Contribution<K> {
+    const all = this.list(kind);
+    const hits = all.filter((c) => this.names(c).includes(id));
+    if (hits.length === 1) return hits[0]!;
+    if (hits.length > 1) {
+      throw new HptError('E_AMBIGUOUS_ID', `${SINGULAR[kind]} id '${id}' is contributed by several plugins; use one of: ${hits.map((h) => h.qualifiedId).join(', ')}`);
+    }
+    const known = all.flatMap((c) => this.names(c));
+    const sugg = didYouMean(id, known);
+    const hint = sugg.length ? ` Did you mean ${sugg.map((s) => `'${s}'`).join(' or ')}?` : '';
+    const list = all.length ? ` Known ${kind}: ${[...new Set(all.map((c) => c.id))].join(', ')}.` : ` No ${kind} are installed.`;
+    throw new HptError('E_UNKNOWN_ID', `unknown ${SINGULAR[kind]} '${id}'.${hint}${list}`);
+  }
+
+  /** Whether some contribution of `kind` answers to `id`. */
+  has(kind: ContributionKind, id: string): boolean {
+    return this.list(kind).some((c) => this.names(c).includes(id));
+  }
+}

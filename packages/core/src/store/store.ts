@@ -1,0 +1,248 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Json } from '../contracts.js';
+import { HptError } from '../errors.js';
+import type { AttemptRecord, SampleResult } from '../ladder/engine.js';
+
+/** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
+export type RunStatus = 'running' | 'completed' | 'failed';
+
+/** A run row. `config` is the validated run configuration (never secrets); `summary` is set when completed. */
+export interface RunRecord {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  status: RunStatus;
+  dataset: string;
+  model: string;
+  mode: string;
+  config: Record<string, Json>;
+  summary: Record<string, Json> | null;
+  error: string | null;
+}
+
+/** Aggregates of a run's stored samples (used for the run summary; hpt.md §2.1). */
+export interface StoredAggregate {
+  n: number;
+  hpiSum: number;
+  solved: number;
+  /** samples solved at each level, by level number; unsolved count separately */
+  levelCounts: Record<string, number>;
+  unsolved: number;
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS runs (
+  id TEXT PRIMARY KEY,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running','completed','failed')),
+  dataset TEXT NOT NULL,
+  model TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  config TEXT NOT NULL,
+  summary TEXT,
+  error TEXT
+);
+CREATE TABLE IF NOT EXISTS samples (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  sample_id TEXT NOT NULL,
+  level INTEGER,
+  hpi REAL NOT NULL,
+  solved INTEGER NOT NULL,
+  prediction TEXT NOT NULL,
+  target TEXT NOT NULL,
+  PRIMARY KEY (run_id, idx)
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  run_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  level INTEGER NOT NULL,
+  strategy TEXT NOT NULL,
+  solved INTEGER NOT NULL,
+  score REAL NOT NULL,
+  extracted TEXT NOT NULL,
+  graded TEXT NOT NULL,
+  notes TEXT,
+  PRIMARY KEY (run_id, idx, level),
+  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS calls (
+  run_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  level INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  purpose TEXT NOT NULL,
+  model TEXT NOT NULL,
+  messages TEXT NOT NULL,
+  output TEXT NOT NULL,
+  prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  latency_ms REAL NOT NULL,
+  finish_reason TEXT NOT NULL,
+  mean_token_prob REAL,
+  PRIMARY KEY (run_id, idx, level, seq),
+  FOREIGN KEY (run_id, idx, level) REFERENCES attempts(run_id, idx, level) ON DELETE CASCADE
+);
+`;
+
+/**
+ * The SQLite run store (DESIGN.md "store"): one file, WAL journal, every write of a sample in one transaction, so a
+ * crash leaves either the whole sample (with its attempts and calls) or nothing of it.
+ */
+export class RunStore {
+  readonly db: Database.Database;
+
+  /**
+   * Open (creating directories and tables as needed) the store at `path`.
+   * @throws HptError `E_STORE` when the file cannot be opened or is not an hpt-bench store.
+   */
+  constructor(readonly path: string) {
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 5000');
+      this.db.exec(SCHEMA);
+    } catch (e) {
+      throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}`);
+    }
+  }
+
+  /** Record a new run in state `running`. */
+  createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json> }): void {
+    const now = new Date().toISOString();
+    this.db
+      .prepare('INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(run.id, now, now, 'running', run.dataset, run.model, run.mode, JSON.stringify(run.config));
+  }
+
+  private readonly insertSample = (runId: string, r: SampleResult): void => {
+    const db = this.db;
+    db.prepare('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
+      runId, r.index, r.sampleId, r.level, r.hpi, r.solved ? 1 : 0, JSON.stringify(r.prediction), JSON.stringify(r.target),
+    );
+    const insA = db.prepare('INSERT INTO attempts (run_id, idx, level, strategy, solved, score, extracted, graded, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insC = db.prepare(
+      'INSERT INTO calls (run_id, idx, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    for (const a of r.attempts) {
+      insA.run(runId, r.index, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), JSON.stringify(a.graded), a.notes ? JSON.stringify(a.notes) : null);
+      for (const c of a.calls) {
+        insC.run(runId, r.index, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), c.output, c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null);
+      }
+    }
+  };
+
+  /** Append one sample's result with its attempts and calls, atomically. */
+  saveSample(runId: string, result: SampleResult): void {
+    this.db.transaction(this.insertSample)(runId, result);
+  }
+
+  /** Mark a run completed with its summary. */
+  finishRun(runId: string, summary: Record<string, Json>): void {
+    this.db.prepare("UPDATE runs SET status = 'completed', summary = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(summary), new Date().toISOString(), runId);
+  }
+
+  /** Mark a run failed with the reason (already free of secrets). */
+  failRun(runId: string, error: string): void {
+    this.db.prepare("UPDATE runs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?").run(error, new Date().toISOString(), runId);
+  }
+
+  /** A run by id, or undefined. */
+  getRun(id: string): RunRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    return row ? toRun(row) : undefined;
+  }
+
+  /** All runs, newest first. */
+  listRuns(): RunRecord[] {
+    return (this.db.prepare('SELECT * FROM runs ORDER BY created_at DESC, id DESC').all() as Record<string, unknown>[]).map(toRun);
+  }
+
+  /** Aggregate a run's stored samples and calls. */
+  aggregate(runId: string): StoredAggregate {
+    const s = this.db
+      .prepare('SELECT COUNT(*) AS n, COALESCE(SUM(hpi), 0) AS hpiSum, COALESCE(SUM(solved), 0) AS solved FROM samples WHERE run_id = ?')
+      .get(runId) as { n: number; hpiSum: number; solved: number };
+    const levels = this.db.prepare('SELECT level, COUNT(*) AS c FROM samples WHERE run_id = ? GROUP BY level').all(runId) as { level: number | null; c: number }[];
+    const calls = this.db
+      .prepare('SELECT COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ?')
+      .get(runId) as { calls: number; p: number; c: number };
+    const levelCounts: Record<string, number> = {};
+    let unsolved = 0;
+    for (const l of levels) {
+      if (l.level === null) unsolved = l.c;
+      else levelCounts[String(l.level)] = l.c;
+    }
+    return { n: s.n, hpiSum: s.hpiSum, solved: s.solved, levelCounts, unsolved, calls: calls.calls, promptTokens: calls.p, completionTokens: calls.c };
+  }
+
+  /** Stream a run's sample results in input order, with their attempts and calls (for `--out`). */
+  *iterSamples(runId: string): Generator<SampleResult> {
+    const attemptsQ = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY level');
+    const callsQ = this.db.prepare('SELECT * FROM calls WHERE run_id = ? AND idx = ? ORDER BY level, seq');
+    for (const row of this.db.prepare('SELECT * FROM samples WHERE run_id = ? ORDER BY idx').iterate(runId) as Iterable<Record<string, unknown>>) {
+      const idx = row.idx as number;
+      const calls = callsQ.all(runId, idx) as Record<string, unknown>[];
+      const attempts: AttemptRecord[] = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => ({
+        level: a.level as number,
+        strategy: a.strategy as string,
+        solved: a.solved === 1,
+        score: a.score as number,
+        extracted: JSON.parse(a.extracted as string) as Json,
+        graded: JSON.parse(a.graded as string),
+        ...(a.notes ? { notes: JSON.parse(a.notes as string) } : {}),
+        calls: calls
+          .filter((c) => c.level === a.level)
+          .map((c) => ({
+            seq: c.seq as number,
+            purpose: c.purpose as 'graded',
+            model: c.model as string,
+            messages: JSON.parse(c.messages as string),
+            output: c.output as string,
+            usage: { promptTokens: c.prompt_tokens as number, completionTokens: c.completion_tokens as number },
+            latencyMs: c.latency_ms as number,
+            finishReason: c.finish_reason as string,
+            ...(c.mean_token_prob !== null || c.purpose === 'knowledge' ? { meanTokenProb: c.mean_token_prob as number | null } : {}),
+          })),
+      }));
+      yield {
+        sampleId: row.sample_id as string,
+        index: idx,
+        level: row.level as number | null,
+        hpi: row.hpi as number,
+        solved: row.solved === 1,
+        prediction: JSON.parse(row.prediction as string) as Json,
+        target: JSON.parse(row.target as string) as Json,
+        attempts,
+      };
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+function toRun(row: Record<string, unknown>): RunRecord {
+  return {
+    id: row.id as string,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+    status: row.status as RunStatus,
+    dataset: row.dataset as string,
+    model: row.model as string,
+    mode: row.mode as string,
+    config: JSON.parse(row.config as string) as Record<string, Json>,
+    summary: row.summary ? (JSON.parse(row.summary as string) as Record<string, Json>) : null,
+    error: (row.error as string | null) ?? null,
+  };
+}

@@ -1,0 +1,2 @@
+/** @hpt-bench/baselines: deterministic models (oracle, random). */
+export { BaselineModel, BASELINES } from './baseline.js';

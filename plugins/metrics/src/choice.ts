@@ -1,0 +1,122 @@
+/**
+ * Multiple-choice answer scorer for CSQA and MMLU (specs/hpt.md §3 CSQA/MMLU rows, §4 "CSQA" and "MMLU", §9 #1, #14).
+ */
+import type { GradedOutput, Sample, Scorer, ScoreContext, Verdict } from '@hpt-bench/core';
+import { WORD_CONTINUES, answerText, badTarget, compatOf, enumOption, intOption, pyStrip, verdict } from './parse-util.js';
+
+/** Which reference parser runs in reference mode: `pp_csqa` (letters a–e) or `pp_mmlu` (letters a–d). */
+export type ChoiceReference = 'csqa' | 'mmlu';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/**
+ * The reference parsers `pp_csqa` / `pp_mmlu` (specs/hpt.md §4), ported exactly.
+ * Input: the full graded text. Output: the 0-based option index, or null when no line contains `answer:`.
+ * Steps: lower-case; split on `\n`; take the FIRST line containing `answer:`; remove every `answer:` (MMLU also
+ * removes, in order, every `answer is:`, `answer is` and `the correct`); Python-strip; then, for each letter L in
+ * order (a–e for CSQA, a–d for MMLU), the line maps to L when it starts with `L`, `( L`, `** L`, `**( L` or `**L`
+ * (the code's other forms `L.`, `L)`, `L:`, `**L.`, `** L)` are prefixes of these); nothing matched ⇒ 0 (A).
+ * Quirks kept: any word starting with a–e maps to that letter (`based…` ⇒ B), `(b)` ⇒ A, the exemplar's
+ * `Answer: A`/`Answer: C` line wins at level 3.
+ */
+export function referenceChoice(text: string, variant: ChoiceReference): number | null {
+  const lines = text.toLowerCase().split('\n');
+  for (const line of lines) {
+    if (!line.includes('answer:')) continue;
+    let s = line.replaceAll('answer:', '');
+    if (variant === 'mmlu') s = s.replaceAll('answer is:', '').replaceAll('answer is', '').replaceAll('the correct', '');
+    s = pyStrip(s);
+    const letters = variant === 'mmlu' ? 'abcd' : 'abcde';
+    for (let i = 0; i < letters.length; i++) {
+      const l = letters[i] as string;
+      if ([l, `( ${l}`, `** ${l}`, `**( ${l}`, `**${l}`].some((p) => s.startsWith(p))) return i;
+    }
+    return 0;
+  }
+  return null;
+}
+
+const STRICT_LETTER_RE = new RegExp(`^(?:[([]\\s*)?([A-Za-z])(?:\\s*[)\\]])?(?!${WORD_CONTINUES})`, 'u');
+
+/**
+ * The strict letter parser (specs/hpt.md §9 #1, #14): reads the completion only, drops a leading repetition of the cue
+ * and leading markdown/quote noise, then accepts a first token that is a single letter (either case), optionally in
+ * parentheses/brackets or asterisks and optionally followed by `.`, `)`, `:` or other punctuation: `B`, `(B)`, `[b]`,
+ * `**B**`, `B.`, `B)`, `B:`, `B bookstore`. Returns the upper-case letter, or null when the first token is anything
+ * else or the letter is outside the first `letters` letters of the alphabet.
+ */
+export function strictLetter(completion: string, cue: string, letters: number): string | null {
+  const m = STRICT_LETTER_RE.exec(answerText(completion, cue));
+  if (m === null) return null;
+  const letter = (m[1] as string).toUpperCase();
+  return LETTERS.indexOf(letter) < letters ? letter : null;
+}
+
+/** Number of consecutive `text1`, `text2`, ... inputs of a sample (0 when it has no `text1`). */
+function countTextInputs(sample: Sample): number {
+  let n = 0;
+  while (Object.prototype.hasOwnProperty.call(sample.input ?? {}, `text${n + 1}`)) n++;
+  return n;
+}
+
+/**
+ * Number of options: `ctx.options.letters` (integer 2–26) if given, else the count of `text1..textN` inputs when
+ * there are at least 2, else 5.
+ * @throws MetricsError `E_CONFIG` for an invalid `letters` option.
+ */
+function letterCount(sample: Sample, ctx: ScoreContext | undefined): number {
+  const inferred = countTextInputs(sample);
+  return intOption(ctx?.options, 'letters', inferred >= 2 ? Math.min(inferred, 26) : 5, 2, 26);
+}
+
+/**
+ * Reads the gold letter: a one-letter string (case and surrounding whitespace tolerated), returned upper-case.
+ * @throws MetricsError `E_DATA` for any other target.
+ */
+function goldLetter(sample: Sample): string {
+  const t = sample.target;
+  if (typeof t === 'string') {
+    const s = t.trim().toUpperCase();
+    if (s.length === 1 && LETTERS.includes(s)) return s;
+  }
+  throw badTarget('choice', sample, 'an option letter such as "A"');
+}
+
+/**
+ * Scorer `choice` (CSQA, MMLU). Sample target: an upper-case letter string ("A".."E").
+ * Verdict: `{ solved, score: 1|0, extracted: letter|null }`.
+ * Options (`ctx.options`): `letters` = number of options (default: the number of `text1..textN` inputs, else 5);
+ * `reference` = `"csqa"` (default) or `"mmlu"`, the reference parser variant used in reference mode.
+ * - strict (default): `strictLetter(output.completion, output.cue, letters)`; null is never solved.
+ * - reference: `referenceChoice(output.promptText + output.completion, reference)`; the index is reported as its letter
+ *   (so `E` is possible for CSQA's parser even with 4 options); none ⇒ null (not solved).
+ * Throws MetricsError (an `HptError` by name and code) `E_DATA` for a target that is not a letter, `E_CONFIG` for invalid options.
+ */
+export class ChoiceScorer implements Scorer {
+  readonly id = 'choice';
+
+  /** Scores one graded output (see the class docs for the two modes). */
+  score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {
+    const gold = goldLetter(sample);
+    if (compatOf(ctx) === 'reference') {
+      const variant = enumOption<ChoiceReference>(ctx?.options, 'reference', ['csqa', 'mmlu'], 'csqa');
+      const idx = referenceChoice(output.promptText + output.completion, variant);
+      const extracted = idx === null ? null : (LETTERS[idx] as string);
+      return verdict(extracted !== null && extracted === gold, extracted);
+    }
+    const extracted = strictLetter(output.completion, output.cue, letterCount(sample, ctx));
+    return verdict(extracted !== null && extracted === gold, extracted);
+  }
+
+  /** The gold letter itself, e.g. `"B"`: accepted by both parsers (oracle baseline). */
+  renderTarget(sample: Sample, _ctx?: ScoreContext): string {
+    return goldLetter(sample);
+  }
+
+  /** A uniformly random letter among the first `letters` options (one draw of `random()`; random baseline). */
+  randomAnswer(sample: Sample, random: () => number, ctx?: ScoreContext): string {
+    const n = letterCount(sample, ctx);
+    const i = Math.min(n - 1, Math.max(0, Math.floor(random() * n)));
+    return LETTERS[i] as string;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * GSM8K answer scorer (specs/hpt.md §3 GSM8K row, §4 "GSM8K", §9 #1 and #15).
+ */
+import type { GradedOutput, Sample, Scorer, ScoreContext, Verdict } from '@hpt-bench/core';
+import { PY_S, PY_WS_CLASS_BODY, answerText, asciiDigits, badTarget, compatOf, verdict } from './parse-util.js';
+
+// Reference regexes, transcribed from the authors' `pp_gsm8k` with Python semantics: `.` ⇒ `[^\n]` (Python's `.`
+// only excludes `\n`), `\s` ⇒ Python's whitespace set, `\d` ⇒ any Unicode decimal digit (`\p{Nd}`).
+const D = '\\p{Nd}';
+const TRAIL = `[#$*${PY_WS_CLASS_BODY}]*`;
+/** `answer:\s?\*\*.*?\$?(\d+[,.]?\d*)` on the whole text. */
+const REF_BOLD_RE = new RegExp(`answer:${PY_S}?\\*\\*[^\\n]*?\\$?(${D}+[,.]?${D}*)`, 'u');
+/** `final answer.*?[\#\$\*\s]*(\d+(?:[,.]\d+)?)\s*[\#\$\*\s]*$` on one line. */
+const REF_FINAL_RE = new RegExp(`final answer[^\\n]*?${TRAIL}(${D}+(?:[,.]${D}+)?)${PY_S}*${TRAIL}$`, 'u');
+/** `##+.*?[\#\$\*\s]*\s*(\d+(?:[,.]\d+)?)\s*[\#\$\*\s]*` on one line (not anchored: first number after `##`). */
+const REF_HASH_RE = new RegExp(`##+[^\\n]*?${TRAIL}${PY_S}*(${D}+(?:[,.]${D}+)?)${PY_S}*${TRAIL}`, 'u');
+/** `answer.*?[\#\$\*\s]*\s*(\d+(?:[,.]\d+)?)\s*[\#\$\*\s]*$` on one line. */
+const REF_ANSWER_END_RE = new RegExp(`answer[^\\n]*?${TRAIL}${PY_S}*(${D}+(?:[,.]${D}+)?)${PY_S}*${TRAIL}$`, 'u');
+
+/**
+ * The reference GSM8K parser `pp_gsm8k` (specs/hpt.md §4), ported exactly. Input: the full graded text.
+ * Output: the matched numeric string (lower-cased text; may contain `,` or `.`), or null ("none").
+ * Steps: lower-case; if the text contains `<|assistant|>` (Phi-3) keep only the part between its first and second
+ * occurrence; (1) `answer:` + optional space + `**` + same-line text + optional `$` + `\d+[,.]?\d*` anywhere in the
+ * text; (2) lines from last to first containing `final answer`, number at the end of the line; (3) lines from last to
+ * first containing `####`, `answer:` or `the answer is` but not `after: ####`: the first number after a `##` run,
+ * else a number after `answer` ending the line (trailing `#`, `$`, `*`, whitespace allowed).
+ * Quirks kept: signs dropped, `1,234,567` ⇒ `1,234`, `… is 42.` at a line end missed, and the backwards scan over
+ * the full text falls back to exemplar answers in the prompt (`348` at level 3).
+ */
+export function referenceGsm8k(text: string): string | null {
+  let t = text.toLowerCase();
+  if (t.includes('<|assistant|>')) t = t.split('<|assistant|>')[1] as string;
+  const bold = REF_BOLD_RE.exec(t);
+  if (bold !== null) return bold[1] as string;
+  const lines = t.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (!line.includes('final answer')) continue;
+    const m = REF_FINAL_RE.exec(line);
+    if (m !== null) return m[1] as string;
+  }
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    const qualifies =
+      (line.includes('####') || line.includes('answer:####') || line.includes('answer:') || line.includes('the answer is')) &&
+      !line.includes('after: ####');
+    if (!qualifies) continue;
+    const m = REF_HASH_RE.exec(line) ?? REF_ANSWER_END_RE.exec(line);
+    if (m !== null) return m[1] as string;
+  }
+  return null;
+}
+
+/**
+ * The reference `main` conversion of a `pp_gsm8k` result (specs/hpt.md §4 end of GSM8K): none ⇒ 0.0, otherwise remove
+ * commas and convert with Python `float()` (Unicode digits accepted).
+ */
+export function referenceGsm8kValue(parsed: string | null): number {
+  if (parsed === null) return 0;
+  return Number(asciiDigits(parsed.replaceAll(',', '')));
+}
+
+// Strict number: optional sign (`-` or U+2212, not after a letter/digit, i.e. not a hyphen or minus operator),
+// optional `$`, then either a comma-grouped integer (`1,234,567`) or plain digits, then optional decimals.
+const NUM_SRC = '(?:([-\\u2212])?\\$?)((?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?)(?!\\d)';
+const ANY_NUM_RE = new RegExp(`(?<![\\p{L}\\p{N}_.])${NUM_SRC}`, 'gu');
+const HASH_NUM_RE = new RegExp(`#{4,}[\\s*_:=]*${NUM_SRC}`, 'gu');
+
+function numberOf(m: RegExpExecArray): number {
+  const v = Number((m[2] as string).replaceAll(',', ''));
+  return m[1] !== undefined ? -v : v;
+}
+
+/**
+ * The strict GSM8K parser (specs/hpt.md §9 #1, #15): reads the completion only (a leading repeated cue is dropped).
+ * Returns the number attached to the last `####` marker that has one (`#### 1,234`, `####$5`, `#### **-3**`), else the
+ * last number anywhere in the completion, else null. Signs are kept, thousands separators removed
+ * (`1,234,567` ⇒ 1234567), decimals accepted (`12.50` ⇒ 12.5; a sentence-final `42.` ⇒ 42).
+ */
+export function strictNumber(completion: string, cue: string): number | null {
+  const text = answerText(completion, cue, true);
+  let last: number | null = null;
+  for (const m of text.matchAll(HASH_NUM_RE)) last = numberOf(m);
+  if (last !== null) return last;
+  for (const m of text.matchAll(ANY_NUM_RE)) last = numberOf(m);
+  return last;
+}
+
+/**
+ * Reads the GSM8K gold: a finite JS number, or (tolerated) a numeric string with optional thousands commas.
+ * @throws MetricsError `E_DATA` for any other target.
+ */
+function goldNumber(sample: Sample): number {
+  const t = sample.target;
+  if (typeof t === 'number' && Number.isFinite(t)) return t;
+  if (typeof t === 'string' && t.trim() !== '') {
+    const v = Number(t.trim().replaceAll(',', ''));
+    if (Number.isFinite(v)) return v;
+  }
+  throw badTarget('numeric', sample, 'a finite number');
+}
+
+/** Decimal text of `n` without exponent notation, so that `Number(text) === n`. */
+function plainNumber(n: number): string {
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  if (Number.isInteger(n)) return BigInt(n).toString();
+  return n.toFixed(100).replace(/0+$/, '').replace(/\.$/, '');
+}
+
+/**
+ * Scorer `numeric` (GSM8K). Sample target: a JS number. Verdict: `{ solved, score: 1|0, extracted: number|null }`;
+ * solved iff the parsed value exactly equals the target as a float (as the reference does).
+ * - strict (default): `strictNumber(output.completion, output.cue)`; null is never solved.
+ * - reference: `referenceGsm8kValue(referenceGsm8k(output.promptText + output.completion))`; none ⇒ 0, which solves a
+ *   gold of 0 (reference behaviour).
+ * Throws MetricsError (an `HptError` by name and code) `E_DATA` when the target is not a finite number.
+ */
+export class NumericScorer implements Scorer {
+  readonly id = 'numeric';
+
+  /** Scores one graded output (see the class docs for the two modes). */
+  score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {
+    const gold = goldNumber(sample);
+    if (compatOf(ctx) === 'reference') {
+      const value = referenceGsm8kValue(referenceGsm8k(output.promptText + output.completion));
+      return verdict(value === gold, value);
+    }
+    const extracted = strictNumber(output.completion, output.cue);
+    return verdict(extracted !== null && extracted === gold, extracted);
+  }
+
+  /** `"#### <target>"`, e.g. `"#### 109"` or `"#### -2.5"` (oracle baseline; the reference parser drops the sign). */
+  renderTarget(sample: Sample, _ctx?: ScoreContext): string {
+    return `#### ${plainNumber(goldNumber(sample))}`;
+  }
+
+  /**
+   * `"#### <k>"` with k a uniformly random integer in [0, floor(2·|target| + 10)], from one draw of `random()`
+   * (random baseline).
+   */
+  randomAnswer(sample: Sample, random: () => number, _ctx?: ScoreContext): string {
+    const hi = Math.floor(2 * Math.abs(goldNumber(sample)) + 10);
+    const k = Math.min(hi, Math.max(0, Math.floor(random() * (hi + 1))));
+    return `#### ${plainNumber(k)}`;
+  }
+}

@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } } as never,
+  resolve: {
+    alias: {
+      '@hpt-bench/core': src('./packages/core/src/index.ts'),
+    },
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'plugins/*/src/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
