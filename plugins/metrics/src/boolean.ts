@@ -39,7 +39,7 @@ export function strictBoolean(completion: string, cue: string): boolean | null {
 
 /**
  * Reads a BoolQ gold answer: a JS boolean, or (tolerated) the strings "true"/"false" in any case.
- * @throws MetricsError `E_DATA` for any other target.
+ * @throws HptError `E_DATA` for any other target.
  */
 function goldBoolean(sample: Sample): boolean {
   const t = sample.target;
@@ -56,7 +56,7 @@ function goldBoolean(sample: Sample): boolean {
  * Scorer `boolean` (BoolQ). Sample target: a JS boolean. Verdict: `{ solved, score: 1|0, extracted: boolean|null }`.
  * - strict (default): `strictBoolean(output.completion, output.cue)`; null is never solved.
  * - reference: `referenceBoolq(output.promptText + output.completion)`; 1 ⇒ true, 0 ⇒ false, none ⇒ null (not solved).
- * Throws MetricsError (an `HptError` by name and code) `E_DATA` when the sample's target is not a boolean.
+ * Throws HptError `E_DATA` when the sample's target is not a boolean.
  */
 export class BooleanScorer implements Scorer {
   readonly id = 'boolean';

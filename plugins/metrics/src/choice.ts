@@ -62,7 +62,7 @@ function countTextInputs(sample: Sample): number {
 /**
  * Number of options: `ctx.options.letters` (integer 2–26) if given, else the count of `text1..textN` inputs when
  * there are at least 2, else 5.
- * @throws MetricsError `E_CONFIG` for an invalid `letters` option.
+ * @throws HptError `E_CONFIG` for an invalid `letters` option.
  */
 function letterCount(sample: Sample, ctx: ScoreContext | undefined): number {
   const inferred = countTextInputs(sample);
@@ -71,7 +71,7 @@ function letterCount(sample: Sample, ctx: ScoreContext | undefined): number {
 
 /**
  * Reads the gold letter: a one-letter string (case and surrounding whitespace tolerated), returned upper-case.
- * @throws MetricsError `E_DATA` for any other target.
+ * @throws HptError `E_DATA` for any other target.
  */
 function goldLetter(sample: Sample): string {
   const t = sample.target;
@@ -90,7 +90,7 @@ function goldLetter(sample: Sample): string {
  * - strict (default): `strictLetter(output.completion, output.cue, letters)`; null is never solved.
  * - reference: `referenceChoice(output.promptText + output.completion, reference)`; the index is reported as its letter
  *   (so `E` is possible for CSQA's parser even with 4 options); none ⇒ null (not solved).
- * Throws MetricsError (an `HptError` by name and code) `E_DATA` for a target that is not a letter, `E_CONFIG` for invalid options.
+ * Throws HptError `E_DATA` for a target that is not a letter, `E_CONFIG` for invalid options.
  */
 export class ChoiceScorer implements Scorer {
   readonly id = 'choice';

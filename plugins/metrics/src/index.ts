@@ -8,4 +8,3 @@ export { BooleanScorer, referenceBoolq, strictBoolean } from './boolean.js';
 export { ChoiceScorer, referenceChoice, strictLetter } from './choice.js';
 export type { ChoiceReference } from './choice.js';
 export { NumericScorer, referenceGsm8k, referenceGsm8kValue, strictNumber } from './numeric.js';
-export { MetricsError } from './parse-util.js';

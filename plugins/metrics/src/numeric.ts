@@ -89,7 +89,7 @@ export function strictNumber(completion: string, cue: string): number | null {
 
 /**
  * Reads the GSM8K gold: a finite JS number, or (tolerated) a numeric string with optional thousands commas.
- * @throws MetricsError `E_DATA` for any other target.
+ * @throws HptError `E_DATA` for any other target.
  */
 function goldNumber(sample: Sample): number {
   const t = sample.target;
@@ -115,7 +115,7 @@ function plainNumber(n: number): string {
  * - strict (default): `strictNumber(output.completion, output.cue)`; null is never solved.
  * - reference: `referenceGsm8kValue(referenceGsm8k(output.promptText + output.completion))`; none ⇒ 0, which solves a
  *   gold of 0 (reference behaviour).
- * Throws MetricsError (an `HptError` by name and code) `E_DATA` when the target is not a finite number.
+ * Throws HptError `E_DATA` when the target is not a finite number.
  */
 export class NumericScorer implements Scorer {
   readonly id = 'numeric';

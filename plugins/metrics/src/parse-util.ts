@@ -8,44 +8,27 @@
  * - Strict-mode helpers (specs/hpt.md §9 #1, #14, #15): dropping a repeated answer cue and leading markdown noise from
  *   a completion.
  */
-import type { CompatMode, HptError, Json, Sample, ScoreContext } from '@hpt-bench/core';
+import { HptError, type CompatMode, type Json, type Sample, type ScoreContext } from '@hpt-bench/core';
 
 /**
- * A user-fixable error of this plugin, shaped exactly like core's `HptError` (`name` `'HptError'`, `code`,
- * `exitCode` 2) so that core's `isHptError` recognises it (it matches by name and code across module copies) and the
- * CLI prints it on one line. Defined locally so the plugin only needs core's types at run time.
+ * Body of a regex character class matching one character Python's `str.isspace()` treats as whitespace (what
+ * `str.strip()` removes and the `re` class `\s` matches on str patterns). JavaScript's `trim()`/`\s` differ: they omit
+ * U+001C–U+001F and U+0085 and add U+FEFF. For use inside `[...]` with the `u` flag.
  */
-export class MetricsError extends Error implements HptError {
-  /** Machine-readable kind: `E_CONFIG` (bad scorer option) or `E_DATA` (bad sample target). */
-  readonly code: string;
-  readonly exitCode: number = 2;
-
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'HptError';
-    this.code = code;
-  }
-}
-
-/**
- * The characters Python's `str.isspace()` (and so `str.strip()` and the `re` class `\s` on str patterns) treats as
- * whitespace. JavaScript's `trim()`/`\s` differ: they omit U+001C–U+001F and U+0085 and add U+FEFF.
- */
-export const PY_WHITESPACE =
-  '\t\n\u000b\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008' +
-  '\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
-
-/** Body of a regex character class matching one Python whitespace character (for use inside `[...]`, `u` flag). */
 export const PY_WS_CLASS_BODY = '\\t\\n\\u000b\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 
 /** Regex source matching one Python `\s` character (use with the `u` flag). */
 export const PY_S = `[${PY_WS_CLASS_BODY}]`;
 
-const PY_STRIP_RE = new RegExp(`^${PY_S}+|${PY_S}+$`, 'gu');
+const PY_WS_RE = new RegExp(PY_S, 'u');
 
-/** Python's `str.strip()` with no argument: removes leading and trailing Python whitespace (see `PY_WHITESPACE`). */
+/** Python's `str.strip()` with no argument: removes leading and trailing Python whitespace (see `PY_WS_CLASS_BODY`). */
 export function pyStrip(s: string): string {
-  return s.replace(PY_STRIP_RE, '');
+  let start = 0;
+  let end = s.length;
+  while (start < end && PY_WS_RE.test(s[start] as string)) start++;
+  while (end > start && PY_WS_RE.test(s[end - 1] as string)) end--;
+  return s.slice(start, end);
 }
 
 const ND_RE = /\p{Nd}/u;
@@ -79,27 +62,22 @@ export function compatOf(ctx: ScoreContext | undefined): CompatMode {
   return ctx?.compat === 'reference' ? 'reference' : 'strict';
 }
 
-/** Escapes `s` for literal use inside a `RegExp` (any flags). */
-export function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-}
-
 /**
  * Leading "noise" a model puts before its answer: whitespace, markdown emphasis/heading/quote/code marks, quotation
  * marks, and list bullets. Brackets and parentheses are NOT noise (the letter parser reads them).
  */
 const LEAD_NOISE_RE = /^[\s*_`#>"'“”‘’«»•·-]+/u;
-/** Like `LEAD_NOISE_RE` but keeps `-` (a sign for numbers). */
-const LEAD_NOISE_NO_DASH_RE = /^[\s*_`#>"'“”‘’«»•·]+/u;
+/** Like `LEAD_NOISE_RE` but keeps `-` (a sign) and `#` (the `####` answer marker) for numeric answers. */
+const LEAD_NOISE_NUMERIC_RE = /^[\s*_`>"'“”‘’«»•·]+/u;
 
 /**
  * The part of a completion a strict parser reads (specs/hpt.md §9 #1, #14): the completion with leading noise removed,
  * then one leading case-insensitive repetition of `cue` (e.g. the model starting with `Answer:` again) removed, then
- * leading noise removed again. `keepDash` keeps a leading `-` (numeric answers).
+ * leading noise removed again. `numeric` keeps a leading `-` and `#` (sign and `####` marker of numeric answers).
  * Example: `' **Answer:** **True**'` with cue `'Answer:'` gives `'True**'`.
  */
-export function answerText(completion: string, cue: string, keepDash = false): string {
-  const noise = keepDash ? LEAD_NOISE_NO_DASH_RE : LEAD_NOISE_RE;
+export function answerText(completion: string, cue: string, numeric = false): string {
+  const noise = numeric ? LEAD_NOISE_NUMERIC_RE : LEAD_NOISE_RE;
   let t = completion.replace(noise, '');
   const c = cue.trim();
   if (c !== '' && t.slice(0, c.length).toLowerCase() === c.toLowerCase()) {
@@ -113,21 +91,21 @@ export const WORD_CONTINUES = "(?:[\\p{L}\\p{N}_]|[-'’]\\p{L})";
 
 /**
  * Reads an integer option. Returns `fallback` when the option is absent or null.
- * @throws MetricsError (an `HptError`) `E_CONFIG` when the value is not an integer (number or numeric string) in [min, max].
+ * @throws HptError `E_CONFIG` when the value is not an integer (number or numeric string) in [min, max].
  */
 export function intOption(options: Record<string, Json> | undefined, name: string, fallback: number, min: number, max: number): number {
   const v = options?.[name];
   if (v === undefined || v === null) return fallback;
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new MetricsError('E_CONFIG', `scorer option "${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
+    throw new HptError('E_CONFIG', `scorer option "${name}" must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`);
   }
   return n;
 }
 
 /**
  * Reads a string option restricted to `allowed` (case-insensitive). Returns `fallback` when absent or null.
- * @throws MetricsError (an `HptError`) `E_CONFIG` when the value is not one of `allowed`.
+ * @throws HptError `E_CONFIG` when the value is not one of `allowed`.
  */
 export function enumOption<T extends string>(options: Record<string, Json> | undefined, name: string, allowed: readonly T[], fallback: T): T {
   const v = options?.[name];
@@ -135,14 +113,14 @@ export function enumOption<T extends string>(options: Record<string, Json> | und
   const s = typeof v === 'string' ? v.trim().toLowerCase() : '';
   const hit = allowed.find((a) => a === s);
   if (hit === undefined) {
-    throw new MetricsError('E_CONFIG', `scorer option "${name}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+    throw new HptError('E_CONFIG', `scorer option "${name}" must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
   }
   return hit;
 }
 
 /** The error thrown when a sample's target has the wrong shape for a scorer. */
-export function badTarget(scorer: string, sample: Sample, expected: string): MetricsError {
-  return new MetricsError(
+export function badTarget(scorer: string, sample: Sample, expected: string): HptError {
+  return new HptError(
     'E_DATA',
     `scorer "${scorer}": sample ${sample.id} has target ${JSON.stringify(sample.target)}, expected ${expected}`,
   );
