@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertValid } from '@hpt-bench/core';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 import { runCli, SHARED } from '../helpers/cli.js';
 
@@ -215,6 +216,7 @@ describe('hpt-bench run (manual HPF) against an OpenAI-compatible server', () =>
       const exp = expected(spec, items, compat);
       const summary = JSON.parse(r.stdout) as Record<string, unknown>;
       expect(current.violations).toEqual([]);
+      assertValid('run-summary', summary, 'run summary');
       expect(summary).toMatchObject({ dataset, model: 'openai:test-model', mode: 'manual', n: items.length, hpiDataset: spec.hpiDataset, levelCounts: exp.levelCounts, calls: exp.calls });
       expect(summary.ladder).toEqual(['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge']);
       expect(summary.hpi as number).toBeCloseTo(exp.hpi, 10);
@@ -236,6 +238,7 @@ describe('hpt-bench run (manual HPF) against an OpenAI-compatible server', () =>
 
       // --out: one line per sample, in input order, with the solving level and the attempts up to it.
       const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { sampleId: string; level: number | null; hpi: number; attempts: { level: number; calls: unknown[] }[] });
+      for (const l of lines) assertValid('sample-record', l, `--out line of ${l.sampleId}`);
       expect(lines.map((l) => l.sampleId)).toEqual(items.map((i) => i.sampleId));
       expect(lines.map((l) => l.level)).toEqual(exp.levels);
       expect(lines.map((l) => l.attempts.length)).toEqual(exp.levels.map((l) => l ?? 5));
