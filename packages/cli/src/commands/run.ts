@@ -80,6 +80,18 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       : undefined;
     bar?.start(config.limit ?? 0, 0, { hpi: '-', acc: '-' });
     const runId = newRunId();
+    // Ctrl-C: finished samples are already stored; mark the run failed so no later step trusts it as complete.
+    const onSigint = () => {
+      bar?.stop();
+      try {
+        store.failRun(runId, 'interrupted (SIGINT)');
+        store.close();
+      } finally {
+        process.stderr.write(`Error: interrupted; run ${runId} is marked failed in ${flags.store}\n`);
+        process.exit(130);
+      }
+    };
+    process.once('SIGINT', onSigint);
     let summary: RunSummary;
     try {
       summary = await executeRun(prepared, store, {
@@ -92,6 +104,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
         },
       }, runId);
     } finally {
+      process.off('SIGINT', onSigint);
       bar?.stop();
     }
     try {

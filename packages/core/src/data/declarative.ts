@@ -78,12 +78,6 @@ export class DeclarativeDataset implements Dataset {
     this.id = decl.id;
   }
 
-  /** Describe where samples come from for `options` (for messages and the run record). */
-  describeSource(options: Pick<DatasetLoadOptions, 'data' | 'split'>): string {
-    const src = this.source(options);
-    return src.kind === 'file' ? src.path : `hf:${src.hub.dataset}${src.hub.config ? `/${src.hub.config}` : ''}@${src.hub.split}`;
-  }
-
   private source(options: Pick<DatasetLoadOptions, 'data' | 'split'>):
     | { kind: 'file'; path: string }
     | { kind: 'hub'; hub: { dataset: string; config?: string; split: string } } {
