@@ -124,6 +124,16 @@ export interface ScoreContext {
   options: Record<string, Json>;
 }
 
+/**
+ * Streams a run's final predictions into the dataset metric (corpus BLEU, mean ROUGE, pass@k...): `add` is called once
+ * per sample in input order with the sample and its recorded prediction (the solving level's `extracted`, or the last
+ * level's when unsolved, hpt.md §3 "Counting at the last level"); `result` returns named metric values (JSON).
+ */
+export interface MetricAggregator {
+  add(sample: Sample, prediction: Json): void;
+  result(): Record<string, Json>;
+}
+
 /** A scorer plugin (DESIGN.md: `(sample, output) -> Verdict`). */
 export interface Scorer {
   readonly id: string;
@@ -132,6 +142,8 @@ export interface Scorer {
   renderTarget?(sample: Sample, ctx: ScoreContext): string;
   /** A valid, seeded random answer (for the random baseline); `random()` returns a float in [0, 1). */
   randomAnswer?(sample: Sample, random: () => number, ctx: ScoreContext): string;
+  /** The dataset metric over all recorded predictions, when it is more than accuracy (hpt.md §3 "Final reported metric"). */
+  createAggregator?(ctx: ScoreContext): MetricAggregator;
 }
 
 /**
