@@ -137,6 +137,8 @@ export interface MetricAggregator {
 /** A scorer plugin (DESIGN.md: `(sample, output) -> Verdict`). */
 export interface Scorer {
   readonly id: string;
+  /** Check the run's options before any model call (e.g. a required `threshold`); throw HptError `E_CONFIG`. */
+  prepare?(ctx: ScoreContext): void;
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict | Promise<Verdict>;
   /** A completion this scorer accepts as the target (for the oracle baseline). */
   renderTarget?(sample: Sample, ctx: ScoreContext): string;

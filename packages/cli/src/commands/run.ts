@@ -38,6 +38,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
     out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
+    threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
   };
@@ -64,6 +65,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       },
       onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
       cacheDir: flags['cache-dir'],
+      ...(flags.threshold !== undefined ? { scorerOptions: { threshold: number('--threshold', flags.threshold, 0, 1) } } : {}),
     };
     const { registry, container } = this.discover(flags.plugin);
     container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
@@ -161,6 +163,8 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   t.push(['model', s.model], ['samples (n)', String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);
   for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
+  if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);
+  for (const [k, v] of Object.entries(s.metrics ?? {})) t.push([k, typeof v === 'number' ? v.toFixed(4) : JSON.stringify(v)]);
   t.push(['model calls', String(s.calls)], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
   return `${t.toString()}\nrun ${s.runId} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;

@@ -38,6 +38,8 @@ export interface RunConfig {
   generation: GenerationSettings;
   onInvalid: 'fail' | 'skip';
   cacheDir: string;
+  /** options passed to the dataset's scorer on top of the dataset's own (e.g. `threshold` for IWSLT and SamSum) */
+  scorerOptions?: Record<string, Json>;
 }
 
 /**
@@ -60,6 +62,10 @@ export interface RunSummary {
   compat: CompatMode;
   seed: number;
   skipped: number;
+  /** the solve threshold, for datasets solved by a metric threshold (IWSLT BLEU, SamSum ROUGE-1; hpt.md §3) */
+  threshold?: number;
+  /** the dataset metric over every recorded prediction (corpus BLEU, mean ROUGE F1, ...; hpt.md §3), when the scorer has one */
+  metrics?: Record<string, Json>;
 }
 
 /** Everything resolved for a run, before any sample is read. */
@@ -71,6 +77,8 @@ export interface PreparedRun {
   ladderIds: string[];
   engine: LadderEngine;
   model: Model;
+  scorer: Scorer;
+  scorerOptions: Record<string, Json>;
 }
 
 /** Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance. */
@@ -113,7 +121,9 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   const dataset: Dataset = decl.module ? await instantiate<Dataset>(container, dc) : new DeclarativeDataset(decl, dc.plugin.root);
   const pack = loadPromptPack(join(dc.plugin.root, decl.promptPack));
   const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
+  const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}) };
   const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id));
+  scorer.prepare?.({ compat: config.compat, options: scorerOptions });
 
   const ladder = resolveLadder(registry, config.ladder);
   const levels: LadderLevel[] = [];
@@ -130,14 +140,14 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     model,
     knowledgeModel,
     scorer,
-    scorerOptions: scorerRef.options,
+    scorerOptions,
     pack,
     hpiDataset: decl.hpiDataset,
     compat: config.compat,
     generation: config.generation,
     seed: config.seed,
   });
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model };
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, scorer, scorerOptions };
 }
 
 /** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
@@ -204,6 +214,13 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     const levelCounts: Record<string, number> = {};
     for (let l = 1; l <= prepared.ladderIds.length; l++) levelCounts[String(l)] = agg.levelCounts[String(l)] ?? 0;
     levelCounts.unsolved = agg.unsolved;
+    let metrics: Record<string, Json> | undefined;
+    if (prepared.scorer.createAggregator) {
+      const agg = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
+      for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target }, r.prediction);
+      metrics = agg.result();
+    }
+    const threshold = prepared.scorerOptions.threshold;
     const summary: RunSummary = {
       runId,
       dataset: prepared.datasetId,
@@ -220,6 +237,8 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       compat: config.compat,
       seed: config.seed,
       skipped,
+      ...(typeof threshold === 'number' ? { threshold } : {}),
+      ...(metrics ? { metrics } : {}),
     };
     store.finishRun(runId, summary as unknown as Record<string, Json>);
     return summary;

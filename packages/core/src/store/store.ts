@@ -185,6 +185,16 @@ export class RunStore {
     return { n: s.n, hpiSum: s.hpiSum, solved: s.solved, levelCounts, unsolved, calls: calls.calls, promptTokens: calls.p, completionTokens: calls.c };
   }
 
+  /**
+   * Stream a run's recorded predictions and targets in input order (for dataset metrics; hpt.md §3: one prediction per
+   * sample, the solving level's or the last level's).
+   */
+  *iterPredictions(runId: string): Generator<{ sampleId: string; index: number; prediction: Json; target: Json; solved: boolean }> {
+    for (const row of this.db.prepare('SELECT sample_id, idx, prediction, target, solved FROM samples WHERE run_id = ? ORDER BY idx').iterate(runId) as Iterable<Record<string, unknown>>) {
+      yield { sampleId: row.sample_id as string, index: row.idx as number, prediction: JSON.parse(row.prediction as string) as Json, target: JSON.parse(row.target as string) as Json, solved: row.solved === 1 };
+    }
+  }
+
   /** Stream a run's sample results in input order, with their attempts and calls (for `--out`). */
   *iterSamples(runId: string): Generator<SampleResult> {
     const attemptsQ = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY level');
