@@ -54,7 +54,7 @@ describe('hpt-bench CLI', () => {
     expect(l.datasets!.map((d) => d.id)).toEqual(expect.arrayContaining(['boolq', 'csqa', 'mmlu', 'gsm8k']));
     expect(l.ladders!.find((x) => x.id === 'hpf')!.levels).toEqual(['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge']);
     expect(l.models!.map((m) => m.id).sort()).toEqual(['baseline', 'openai']);
-    expect(l.scorers!.map((m) => m.id).sort()).toEqual(['boolean', 'choice', 'numeric']);
+    expect(l.scorers!.map((m) => m.id).sort()).toEqual(['bleu', 'boolean', 'choice', 'code-exec', 'numeric', 'rouge']);
     expect(l.strategies!.every((s) => s.origin === 'builtin')).toBe(true);
     const one = await runCli(['list', 'ladders', '--json']);
     expect(Object.keys(JSON.parse(one.stdout) as object)).toEqual(['ladders']);

@@ -130,3 +130,21 @@ export function badTarget(scorer: string, sample: Sample, expected: string): Hpt
 export function verdict(solved: boolean, extracted: Json): { solved: boolean; score: number; extracted: Json } {
   return { solved, score: solved ? 1 : 0, extracted };
 }
+
+/** The error of a missing `threshold` option (specs/hpt.md §9 #7: required for IWSLT and SamSum, never defaulted to 0). */
+export const THRESHOLD_REQUIRED_MESSAGE = '--threshold is required for this dataset (the paper uses 0.15 and 0.20)';
+
+/**
+ * Reads the required `threshold` scorer option of metric-solved datasets (specs/hpt.md §3 "Threshold", §9 #7): a number
+ * (or numeric string) in [0, 1], compared with sentence BLEU (0-1 scale) or ROUGE-1 F1.
+ * @throws HptError `E_CONFIG` when it is missing/null (`THRESHOLD_REQUIRED_MESSAGE`) or not a number in [0, 1].
+ */
+export function thresholdOption(options: Record<string, Json> | undefined): number {
+  const v = options?.['threshold'];
+  if (v === undefined || v === null) throw new HptError('E_CONFIG', THRESHOLD_REQUIRED_MESSAGE);
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) {
+    throw new HptError('E_CONFIG', `--threshold must be a number from 0 to 1, got ${JSON.stringify(v)}`);
+  }
+  return n;
+}

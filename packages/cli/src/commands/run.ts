@@ -164,7 +164,7 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
   if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);
-  for (const [k, v] of Object.entries(s.metrics ?? {})) t.push([k, typeof v === 'number' ? v.toFixed(4) : JSON.stringify(v)]);
+  for (const [k, v] of Object.entries(s.metrics ?? {})) t.push([k, typeof v === 'number' ? v.toFixed(4) : typeof v === 'string' ? v : JSON.stringify(v)]);
   t.push(['model calls', String(s.calls)], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
   return `${t.toString()}\nrun ${s.runId} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;

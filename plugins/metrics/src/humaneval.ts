@@ -1,0 +1,279 @@
+/**
+ * HumanEval code-execution scorer (specs/hpt.md §3 HumanEval row and details, §4 "HumanEval", §9 #2).
+ *
+ * - strict (default, §9 #2): the standard harness. Extract the code from the completion, build
+ *   `prompt + code` (or `code` alone when it defines the entry point) + test + `check(entry_point)`, run it in the
+ *   sandbox (3 s), solved iff it exits cleanly: a real pass@1.
+ * - reference: what the authors' code did. Extract with `pp_humaneval` from prompt text + completion, run
+ *   `code + "\n" + test` WITHOUT calling `check`, so "solved" only means the code and the test module execute
+ *   without raising (a body-only completion fails, any wrong but well-formed full function passes).
+ */
+import { createHash } from 'node:crypto';
+import { HptError, type CompatMode, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
+import { badTarget, compatOf, intOption, pyStrip, verdict } from './parse-util.js';
+import { runPython, runPythonSync, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
+
+/** The fields of a HumanEval sample the scorer needs (`sample.input.code`, `.test`, `.entry_point`). */
+export interface HumanEvalProblem {
+  /** The HumanEval `prompt`: imports, signature and docstring. */
+  prompt: string;
+  /** The HumanEval `test` source, defining `check(candidate)`. */
+  test: string;
+  /** Name of the function under test. */
+  entryPoint: string;
+}
+
+const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Reads the problem from a sample: `input.code` (prompt), `input.test`, `input.entry_point` (a Python identifier).
+ * @throws HptError `E_DATA` when a field is missing, not a string, or the entry point is not an identifier.
+ */
+export function problemOf(sample: Sample): HumanEvalProblem {
+  const input = sample.input ?? {};
+  const missing = ['code', 'test', 'entry_point'].filter((f) => typeof input[f] !== 'string');
+  if (missing.length > 0) {
+    throw new HptError('E_DATA', `scorer "code-exec": sample ${sample.id} lacks input field(s) ${missing.join(', ')} (need code, test, entry_point strings)`);
+  }
+  const entryPoint = (input.entry_point as string).trim();
+  if (!IDENT_RE.test(entryPoint)) {
+    throw new HptError('E_DATA', `scorer "code-exec": sample ${sample.id} has entry_point ${JSON.stringify(input.entry_point)}, expected a Python identifier`);
+  }
+  return { prompt: input.code as string, test: input.test as string, entryPoint };
+}
+
+/**
+ * The reference extractor `pp_humaneval` (specs/hpt.md §4 HumanEval), ported exactly. Input: the full graded text
+ * (prompt text + completion). Steps: the text after the FIRST `Code:` (whole text if none), trimmed; the inner text of
+ * the first ```...``` block (non-greedy, at least one character, spanning lines) if any, else that text; if the
+ * trimmed, lower-cased result starts with `python`, drop the first 6 characters of the untrimmed result and trim.
+ * Otherwise the result is returned untrimmed (as the reference does).
+ */
+export function referenceExtractCode(text: string): string {
+  const at = text.indexOf('Code:');
+  const codeText = pyStrip(at < 0 ? text : text.slice(at + 'Code:'.length));
+  const block = /```([\s\S]+?)```/.exec(codeText);
+  let extracted = block ? (block[1] as string) : codeText;
+  if (pyStrip(extracted).toLowerCase().startsWith('python')) extracted = pyStrip(extracted.slice('python'.length));
+  return extracted;
+}
+
+/** An info string after an opening fence that is a language tag (```python, ```py, ```python3, ``` ...). */
+const LANG_TAG_RE = /^[ \t]*[A-Za-z0-9_+.#-]*[ \t]*$/;
+/** A line starting a top-level definition once dedented. */
+const DEFINITION_START_RE = /^(?:(?:async[ \t]+)?def|class|from|import|@)[ \t\n(]/;
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Removes leading blank lines and trailing whitespace, keeping the indentation of the first code line. */
+function tidy(code: string): string {
+  return code.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/u, '');
+}
+
+/** textwrap.dedent: removes the common leading whitespace of the non-blank lines. */
+function dedent(code: string): string {
+  const lines = code.split('\n');
+  let common: string | undefined;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const ws = (/^[ \t]*/.exec(line) as RegExpExecArray)[0];
+    if (common === undefined) common = ws;
+    else {
+      let i = 0;
+      while (i < common.length && i < ws.length && common[i] === ws[i]) i++;
+      common = common.slice(0, i);
+    }
+  }
+  if (!common) return code;
+  return lines.map((l) => (l.startsWith(common as string) ? l.slice((common as string).length) : l.trim() === '' ? '' : l)).join('\n');
+}
+
+/**
+ * The strict extractor (specs/hpt.md §9 #1, #2): reads the completion only.
+ * - If it contains a fence: the inner text of the first fenced block (the opening line's language tag, e.g.
+ *   ```` ```python ````, is dropped; an unclosed fence runs to the end of the text).
+ * - Else: the whole completion, after dropping a leading repetition of the cue (`Code:`, also `**Code:**`).
+ * Then "trimmed": leading blank lines and trailing whitespace are removed, but the first line's indentation is kept
+ * (a body-only completion stays indented, as the standard harness appends it to the prompt). A definition indented as a
+ * whole (e.g. `    def f(...)`) is dedented.
+ */
+export function strictExtractCode(completion: string, cue = 'Code:'): string {
+  let code: string;
+  const open = completion.indexOf('```');
+  if (open >= 0) {
+    let start = open + 3;
+    const nl = completion.indexOf('\n', start);
+    const info = nl < 0 ? completion.slice(start) : completion.slice(start, nl);
+    if (LANG_TAG_RE.test(info)) start = nl < 0 ? completion.length : nl + 1;
+    const close = completion.indexOf('```', start);
+    code = close < 0 ? completion.slice(start) : completion.slice(start, close);
+  } else {
+    const c = cue.trim() === '' ? 'Code:' : cue.trim();
+    const cueRe = new RegExp(`^\\s*[*_]*${escapeRegex(c)}[*_]*[ \\t]*(?:\\r?\\n)?`, 'i');
+    code = completion.replace(cueRe, '');
+  }
+  code = tidy(code);
+  const dedented = dedent(code);
+  if (dedented !== code && DEFINITION_START_RE.test(dedented.trimStart() + '\n')) code = dedented;
+  return code;
+}
+
+/**
+ * Extracts the code to run from a graded output's text.
+ * - `strict`: pass the completion only (see `strictExtractCode`; `cue` defaults to `Code:`).
+ * - `reference`: pass the FULL graded text, `promptText + completion` (see `referenceExtractCode`).
+ */
+export function extractCode(text: string, compat: CompatMode = 'strict', cue = 'Code:'): string {
+  return compat === 'reference' ? referenceExtractCode(text) : strictExtractCode(text, cue);
+}
+
+/** Single-line `METADATA = {...}` assignments (the reference regex cannot match the multi-line ones; harmless). */
+const METADATA_RE = /METADATA = \{.*\}/g;
+
+/** True when `code` contains a `def <entryPoint>(` (optionally `async`, at any indentation). */
+export function definesEntryPoint(code: string, entryPoint: string): boolean {
+  return new RegExp(`^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${escapeRegex(entryPoint)}[ \\t]*\\(`, 'm').test(code);
+}
+
+/**
+ * The Python program that decides a sample.
+ * - strict (§9 #2): `(code defines entry point ? code : prompt + code) + "\n\n" + test + "\ncheck(<entry_point>)\n"`.
+ *   The prompt is not added when the code defines the function, so a full function that relies on the prompt's
+ *   imports (`List`) or helper functions fails, as §9 #2 specifies.
+ * - reference (§3): `code + "\n" + test`, where the test has its single-line `METADATA = {...}` lines removed and is
+ *   then trimmed; `check` is never called and the prompt is never prepended.
+ */
+export function buildProgram(sample: Sample | HumanEvalProblem, code: string, compat: CompatMode = 'strict'): string {
+  const p = 'entryPoint' in sample ? sample : problemOf(sample);
+  if (compat === 'reference') return `${code}\n${pyStrip(p.test.replace(METADATA_RE, ''))}`;
+  const body = definesEntryPoint(code, p.entryPoint) ? code : p.prompt + code;
+  return `${body}\n\n${p.test}\ncheck(${p.entryPoint})\n`;
+}
+
+/**
+ * The unbiased pass@k estimator of Chen et al. 2021 ("Evaluating Large Language Models Trained on Code", Codex):
+ * 1 - C(n-c, k) / C(n, k), computed stably as 1 - prod_{i=n-c+1..n} (1 - k/i); 1 when n - c < k.
+ * Inputs: n samples per problem, c of them correct, k ≤ n. Output in [0, 1].
+ * @throws HptError `E_CONFIG` unless n, c, k are integers with 0 ≤ c ≤ n and 1 ≤ k ≤ n.
+ */
+export function passAtK(n: number, c: number, k: number): number {
+  if (![n, c, k].every(Number.isInteger) || n < 1 || c < 0 || c > n || k < 1 || k > n) {
+    throw new HptError('E_CONFIG', `pass@k needs integers with 0 <= c <= n and 1 <= k <= n, got n=${n}, c=${c}, k=${k}`);
+  }
+  if (n - c < k) return 1;
+  let prod = 1;
+  for (let i = n - c + 1; i <= n; i++) prod *= 1 - k / i;
+  return 1 - prod;
+}
+
+/** Wrong bodies for the random baseline (each fails `check` on every HumanEval problem's tests as a whole). */
+const WRONG_BODIES = ['    return None', '    pass', '    raise NotImplementedError', '    return 0', '    return []'];
+
+function outcomeKey(compat: CompatMode, sampleId: string, code: string): string {
+  return `${compat}\0${sampleId}\0${createHash('sha256').update(code).digest('hex')}`;
+}
+
+function hasProblem(sample: Sample): boolean {
+  const i = sample.input ?? {};
+  return typeof i.code === 'string' && typeof i.test === 'string' && typeof i.entry_point === 'string';
+}
+
+/**
+ * Scorer `code-exec` (HumanEval). Sample: `input.code` (the HumanEval prompt), `input.test`, `input.entry_point`;
+ * `target`: the canonical solution (a string; only `renderTarget` needs it).
+ * Verdict: `{ solved: program exited 0 within the timeout, score: 1|0, extracted: the extracted code (string) }`.
+ * Options (`ctx.options`): `timeoutMs` (integer 100..600000, default 3000), `memoryMb` (64..65536, default 1024),
+ * `python` (interpreter path, default: the system python3).
+ * Throws HptError `E_DATA` for malformed samples, `E_CONFIG` for bad options, and `E_SANDBOX` when the sandbox cannot
+ * run Python at all (no python3 usable by the sandbox user), rather than scoring every sample as failed.
+ * Aggregate: `pass@1` = fraction of recorded predictions that passed (one candidate per problem), plus
+ * `sandbox.network` ('isolated' | 'not-isolated').
+ */
+export class HumanEvalScorer implements Scorer {
+  readonly id = 'code-exec';
+  /** Outcomes of the programs this instance ran, by compat + sample id + sha256(code), for the aggregator. */
+  private readonly outcomes = new Map<string, boolean>();
+
+  /** Extracts the code, runs the program in the sandbox and records the outcome (see the class docs). */
+  async score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Promise<Verdict> {
+    const compat = compatOf(ctx);
+    const problem = problemOf(sample);
+    const text = compat === 'reference' ? output.promptText + output.completion : output.completion;
+    const code = extractCode(text, compat, output.cue || 'Code:');
+    const options = runOptions(ctx);
+    const result = await runPython(buildProgram(problem, code, compat), options);
+    const passed = outcomeOf(sample, result, options);
+    this.outcomes.set(outcomeKey(compat, sample.id, code), passed);
+    return verdict(passed, code);
+  }
+
+  /** A completion that solves the sample in both modes: the prompt plus the canonical solution in a python fence. */
+  renderTarget(sample: Sample, _ctx?: ScoreContext): string {
+    const p = problemOf(sample);
+    if (typeof sample.target !== 'string') throw badTarget('code-exec', sample, 'the canonical solution (a string)');
+    return '```python\n' + p.prompt + sample.target.replace(/\s+$/u, '') + '\n```';
+  }
+
+  /** A wrong function body (e.g. `    return None`), chosen with one draw of `random()`; fails in both modes. */
+  randomAnswer(_sample: Sample, random: () => number, _ctx?: ScoreContext): string {
+    return WRONG_BODIES[Math.min(WRONG_BODIES.length - 1, Math.floor(random() * WRONG_BODIES.length))] as string;
+  }
+
+  /**
+   * Streams the recorded predictions (extracted code strings) into pass@1. A prediction's outcome is looked up from
+   * this instance's `score` calls; when missing and the sample carries its problem fields, the program is re-run
+   * synchronously; when it cannot be decided (no outcome, no problem fields) it counts as not passed and is reported
+   * in `pass@1.unverified`.
+   */
+  createAggregator(ctx: ScoreContext): MetricAggregator {
+    const compat = compatOf(ctx);
+    const options = runOptions(ctx);
+    let n = 0;
+    let passed = 0;
+    let unverified = 0;
+    return {
+      add: (sample: Sample, prediction: Json): void => {
+        n++;
+        if (typeof prediction !== 'string') return;
+        let ok = this.outcomes.get(outcomeKey(compat, sample.id, prediction));
+        if (ok === undefined && hasProblem(sample)) {
+          ok = outcomeOf(sample, runPythonSync(buildProgram(sample, prediction, compat), options), options);
+          this.outcomes.set(outcomeKey(compat, sample.id, prediction), ok);
+        }
+        if (ok === undefined) unverified++;
+        else if (ok) passed++;
+      },
+      result: (): Record<string, Json> => ({
+        'pass@1': n === 0 ? null : passed / n,
+        'sandbox.network': sandboxIsolation(options).network,
+        ...(unverified > 0 ? { 'pass@1.unverified': unverified } : {}),
+      }),
+    };
+  }
+}
+
+function runOptions(ctx: ScoreContext): RunPythonOptions {
+  const python = ctx.options?.python;
+  if (python !== undefined && python !== null && (typeof python !== 'string' || python.trim() === '')) {
+    throw new HptError('E_CONFIG', `scorer option "python" must be a non-empty string (an interpreter path), got ${JSON.stringify(python)}`);
+  }
+  return {
+    timeoutMs: intOption(ctx.options, 'timeoutMs', 3000, 100, 600_000),
+    memoryMb: intOption(ctx.options, 'memoryMb', 1024, 64, 65_536),
+    ...(typeof python === 'string' ? { python: python.trim() } : {}),
+  };
+}
+
+/** passed ⇒ true; failed/timeout ⇒ false; a sandbox error is not the model's fault and is thrown. */
+function outcomeOf(sample: Sample, r: RunResult, options: RunPythonOptions): boolean {
+  if (r.status === 'error') {
+    const iso = sandboxIsolation(options);
+    throw new HptError(
+      'E_SANDBOX',
+      `scorer "code-exec": the Python sandbox could not run sample ${sample.id} (mode ${iso.mode}, python ${iso.python}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}${iso.notes.length ? `; ${iso.notes.join('; ')}` : ''}`,
+    );
+  }
+  return r.status === 'passed';
+}
