@@ -89,7 +89,7 @@ function identify(text: string, items: Item[]): Item | undefined {
 
 describe('hpt-bench run on IWSLT, SamSum and HumanEval against an OpenAI-compatible server', () => {
   let server: TestServer;
-  let current: { spec: Spec; items: Item[]; violations: string[] };
+  let current: { spec: Spec; items: Item[]; violations: string[]; graded?: (req: ReceivedRequest, owner: Item) => string };
   const dir = mkdtempSync(join(tmpdir(), 'hpt-e2e-gen-'));
 
   beforeAll(async () => {
@@ -103,6 +103,7 @@ describe('hpt-bench run on IWSLT, SamSum and HumanEval against an OpenAI-compati
         violations.push(`unrecognised graded prompt: ${user.slice(0, 100)}`);
         return { text: '' };
       }
+      if (current.graded) return { text: current.graded(req, owner) };
       return { text: level === ruleLevel(owner.key) ? owner.right : owner.wrong };
     });
   });
@@ -172,6 +173,44 @@ describe('hpt-bench run on IWSLT, SamSum and HumanEval against an OpenAI-compati
       }
     });
   }
+
+  it('humaneval --samples 10: every problem climbs 10 ladders with distinct endpoint seeds; pass@1 and pass@10 by the unbiased estimator', async () => {
+    const spec = SPECS.humaneval!;
+    const dataFile = join(SHARED, 'data/hpt-representative', spec.file);
+    const items = spec.items(JSON.parse(readFileSync(dataFile, 'utf8')) as Record<string, unknown>[]);
+    // a replicate is solved (at level 1) iff (its seed + the problem's hash) % 4 == 0; otherwise no level solves it
+    const solvesAt = (seed: number, it: Item) => (seed + ruleLevel(it.key)) % 4 === 0;
+    current = { spec, items, violations: [], graded: (req, owner) => (solvesAt(req.seed!, owner) ? owner.right : owner.wrong) };
+    const before = server.requests.length;
+    const n = 10;
+    const r = await runCli(['run', '--dataset', 'humaneval', '--data', dataFile, '--model', 'openai:m', '--base-url', server.url, '--seed', '100', '--samples', String(n), '--store', join(dir, 'samples.db'), '--out', join(dir, 'samples.jsonl'), '--json'], { env: { OPENAI_API_KEY: 'k' } });
+    expect(r.stderr).toBe('');
+    const summary = JSON.parse(r.stdout) as Record<string, unknown> & { metrics: Record<string, number> };
+    assertValid('run-summary', summary, 'summary');
+    let hpiSum = 0;
+    let pass1 = 0;
+    let pass10 = 0;
+    for (const it of items) {
+      let c = 0;
+      for (let rep = 0; rep < n; rep++) {
+        const ok = solvesAt(100 + rep, it);
+        c += ok ? 1 : 0;
+        hpiSum += ok ? 1 : 5 + spec.hpiDataset;
+      }
+      pass1 += c / n;
+      pass10 += c > 0 ? 1 : 0;
+    }
+    expect(summary).toMatchObject({ n: items.length * n, samples: n });
+    expect(summary.hpi as number).toBeCloseTo(hpiSum / (items.length * n), 10);
+    expect(summary.metrics['pass@1']).toBeCloseTo(pass1 / items.length, 12);
+    expect(summary.metrics['pass@10']).toBeCloseTo(pass10 / items.length, 12);
+    // endpoint seeds: 100 + replicate on every call of that replicate
+    const seeds = new Set(server.requests.slice(before).map((q) => q.seed));
+    expect([...seeds].sort((a, b) => a! - b!)).toEqual(Array.from({ length: n }, (_, i) => 100 + i));
+    const out = readFileSync(join(dir, 'samples.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { sampleId: string; replicate: number });
+    expect(out.length).toBe(items.length * n);
+    expect(out.slice(0, n).map((o) => [o.sampleId, o.replicate])).toEqual(Array.from({ length: n }, (_, i) => [items[0]!.sampleId, i]));
+  });
 
   it('iwslt and samsum without --threshold fail before any model call, with a clear error', async () => {
     for (const dataset of ['iwslt', 'samsum']) {

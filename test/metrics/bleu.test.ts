@@ -483,7 +483,7 @@ describe('BleuScorer (bleu)', () => {
     ];
     const preds = ['Le chat est sur la table.', 'Où est la gare?  ', null];
     const agg = scorer.createAggregator(ctx('strict', 0.2));
-    samples.forEach((s, i) => agg.add(s, preds[i] ?? null));
+    samples.forEach((s, i) => agg.add(s, preds[i] ?? null, false));
     const hyps = preds.map((p) => p ?? '');
     const refs = samples.map((s) => s.target as string);
     expect(agg.result()).toEqual({

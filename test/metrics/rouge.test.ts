@@ -370,16 +370,16 @@ describe('RougeScorer (SamSum, hpt.md §3, §4, §9 #7/#8)', () => {
   it('aggregator: plain means of the four F-measures over all added predictions (§9 #8)', () => {
     const agg = scorer.createAggregator();
     expect(agg.result()).toEqual({ rouge1: null, rouge2: null, rougeL: null, rougeLsum: null });
-    agg.add(sample('testing one two'), 'testing one'); // F: rouge1 0.8, rouge2 2/3, rougeL 0.8, rougeLsum 0.8
-    agg.add(sample('testing one two'), ''); // all 0
+    agg.add(sample('testing one two'), 'testing one', false); // F: rouge1 0.8, rouge2 2/3, rougeL 0.8, rougeLsum 0.8
+    agg.add(sample('testing one two'), '', false); // all 0
     const r = agg.result();
     expect(Object.keys(r)).toEqual(['rouge1', 'rouge2', 'rougeL', 'rougeLsum']);
     expect(r.rouge1 as number).toBeCloseTo(0.4, 12);
     expect(r.rouge2 as number).toBeCloseTo(1 / 3, 12);
     expect(r.rougeL as number).toBeCloseTo(0.4, 12);
     expect(r.rougeLsum as number).toBeCloseTo(0.4, 12);
-    agg.add(sample('a b c\nd e'), 'd e\na b c'); // rouge1 1, rouge2 0.75, rougeL 0.6, rougeLsum 1
-    agg.add(sample('x'), null); // null prediction counts as '' => 0
+    agg.add(sample('a b c\nd e'), 'd e\na b c', false); // rouge1 1, rouge2 0.75, rougeL 0.6, rougeLsum 1
+    agg.add(sample('x'), null, false); // null prediction counts as '' => 0
     const s = agg.result();
     expect(s.rouge1 as number).toBeCloseTo(1.8 / 4, 12);
     expect(s.rouge2 as number).toBeCloseTo((2 / 3 + 0.75) / 4, 12);
@@ -389,8 +389,8 @@ describe('RougeScorer (SamSum, hpt.md §3, §4, §9 #7/#8)', () => {
 
   it('aggregator reproduces the HF evaluate docstring example (identical pairs => 1.0)', () => {
     const agg = scorer.createAggregator();
-    agg.add(sample('hello there'), 'hello there');
-    agg.add(sample('general kenobi'), 'general kenobi');
+    agg.add(sample('hello there'), 'hello there', false);
+    agg.add(sample('general kenobi'), 'general kenobi', false);
     expect(agg.result()).toEqual({ rouge1: 1, rouge2: 1, rougeL: 1, rougeLsum: 1 });
   });
 });

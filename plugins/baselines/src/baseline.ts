@@ -15,7 +15,7 @@ function approxTokens(text: string): number {
  * - `baseline:oracle`: every graded call answers with the target in the form the dataset's scorer accepts
  *   (`scorer.renderTarget`), so every sample is solved at level 1 in strict mode.
  * - `baseline:random`: every graded call answers with a valid random answer (`scorer.randomAnswer`) drawn from a
- *   seedrandom stream keyed by run seed, sample id, level and call index: the same seed gives the same answers whatever
+ *   seedrandom stream keyed by run seed, sample id, replicate, level and call index: the same seed gives the same answers whatever
  *   the concurrency.
  * Chain steps and knowledge calls get a short fixed text (with logprobs when asked, all 0 = probability 1).
  */
@@ -44,7 +44,8 @@ export class BaselineModel implements Model {
       text = ctx.scorer.renderTarget(ctx.sample, ctx.scoreContext);
     } else {
       if (!ctx.scorer.randomAnswer) throw new HptError('E_CONFIG', `scorer ${ctx.scorer.id} cannot draw random answers, so ${this.id} cannot answer`);
-      const random = seedrandom(`${ctx.seed}:${ctx.sample.id}:${ctx.level}:${ctx.seq}`);
+      const replicate = typeof ctx.sample.meta?.replicate === 'number' ? ctx.sample.meta.replicate : 0;
+      const random = seedrandom(`${ctx.seed}:${ctx.sample.id}:${replicate}:${ctx.level}:${ctx.seq}`);
       text = ctx.scorer.randomAnswer(ctx.sample, random, ctx.scoreContext);
     }
     const completionTokens = approxTokens(text);

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { HptError, type CompatMode, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
 import { badTarget, compatOf, intOption, pyStrip, verdict } from './parse-util.js';
-import { runPython, runPythonSync, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
+import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 
 /** The fields of a HumanEval sample the scorer needs (`sample.input.code`, `.test`, `.entry_point`). */
 export interface HumanEvalProblem {
@@ -171,15 +171,6 @@ export function passAtK(n: number, c: number, k: number): number {
 /** Wrong bodies for the random baseline (each fails `check` on every HumanEval problem's tests as a whole). */
 const WRONG_BODIES = ['    return None', '    pass', '    raise NotImplementedError', '    return 0', '    return []'];
 
-function outcomeKey(compat: CompatMode, sampleId: string, code: string): string {
-  return `${compat}\0${sampleId}\0${createHash('sha256').update(code).digest('hex')}`;
-}
-
-function hasProblem(sample: Sample): boolean {
-  const i = sample.input ?? {};
-  return typeof i.code === 'string' && typeof i.test === 'string' && typeof i.entry_point === 'string';
-}
-
 /**
  * Scorer `code-exec` (HumanEval). Sample: `input.code` (the HumanEval prompt), `input.test`, `input.entry_point`;
  * `target`: the canonical solution (a string; only `renderTarget` needs it).
@@ -188,13 +179,11 @@ function hasProblem(sample: Sample): boolean {
  * `python` (interpreter path, default: the system python3).
  * Throws HptError `E_DATA` for malformed samples, `E_CONFIG` for bad options, and `E_SANDBOX` when the sandbox cannot
  * run Python at all (no python3 usable by the sandbox user), rather than scoring every sample as failed.
- * Aggregate: `pass@1` = fraction of recorded predictions that passed (one candidate per problem), plus
+ * Aggregate: `pass@k` (unbiased estimator over replicates; k = 1, and 10/100 when enough replicates), plus
  * `sandbox.network` ('isolated' | 'not-isolated').
  */
 export class HumanEvalScorer implements Scorer {
   readonly id = 'code-exec';
-  /** Outcomes of the programs this instance ran, by compat + sample id + sha256(code), for the aggregator. */
-  private readonly outcomes = new Map<string, boolean>();
 
   /** Extracts the code, runs the program in the sandbox and records the outcome (see the class docs). */
   async score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Promise<Verdict> {
@@ -204,9 +193,7 @@ export class HumanEvalScorer implements Scorer {
     const code = extractCode(text, compat, output.cue || 'Code:');
     const options = runOptions(ctx);
     const result = await runPython(buildProgram(problem, code, compat), options);
-    const passed = outcomeOf(sample, result, options);
-    this.outcomes.set(outcomeKey(compat, sample.id, code), passed);
-    return verdict(passed, code);
+    return verdict(outcomeOf(sample, result, options), code);
   }
 
   /** A completion that solves the sample in both modes: the prompt plus the canonical solution in a python fence. */
@@ -222,34 +209,32 @@ export class HumanEvalScorer implements Scorer {
   }
 
   /**
-   * Streams the recorded predictions (extracted code strings) into pass@1. A prediction's outcome is looked up from
-   * this instance's `score` calls; when missing and the sample carries its problem fields, the program is re-run
-   * synchronously; when it cannot be decided (no outcome, no problem fields) it counts as not passed and is reported
-   * in `pass@1.unverified`.
+   * pass@k over the recorded samples (Chen et al. 2021 unbiased estimator, `passAtK`): per problem (sample id), n =
+   * recorded replicates and c = those some level solved; pass@k = mean over problems, for k = 1 and for 10 and 100
+   * when every problem has at least k replicates (`--samples n`). With one replicate, pass@1 = accuracy (hpt.md §3).
+   * The solved flag comes from the run (the solving level's program passed in the sandbox), so nothing is re-run.
    */
   createAggregator(ctx: ScoreContext): MetricAggregator {
-    const compat = compatOf(ctx);
     const options = runOptions(ctx);
-    let n = 0;
-    let passed = 0;
-    let unverified = 0;
+    const perProblem = new Map<string, { n: number; c: number }>();
     return {
-      add: (sample: Sample, prediction: Json): void => {
-        n++;
-        if (typeof prediction !== 'string') return;
-        let ok = this.outcomes.get(outcomeKey(compat, sample.id, prediction));
-        if (ok === undefined && hasProblem(sample)) {
-          ok = outcomeOf(sample, runPythonSync(buildProgram(sample, prediction, compat), options), options);
-          this.outcomes.set(outcomeKey(compat, sample.id, prediction), ok);
-        }
-        if (ok === undefined) unverified++;
-        else if (ok) passed++;
+      add: (sample: Sample, _prediction: Json, solved: boolean): void => {
+        const p = perProblem.get(sample.id) ?? { n: 0, c: 0 };
+        p.n++;
+        if (solved) p.c++;
+        perProblem.set(sample.id, p);
       },
-      result: (): Record<string, Json> => ({
-        'pass@1': n === 0 ? null : passed / n,
-        'sandbox.network': sandboxIsolation(options).network,
-        ...(unverified > 0 ? { 'pass@1.unverified': unverified } : {}),
-      }),
+      result: (): Record<string, Json> => {
+        const problems = [...perProblem.values()];
+        const out: Record<string, Json> = {};
+        for (const k of [1, 10, 100]) {
+          if (problems.length === 0 || problems.some((p) => p.n < k)) continue;
+          out[`pass@${k}`] = problems.reduce((a, p) => a + passAtK(p.n, p.c, k), 0) / problems.length;
+        }
+        if (problems.length === 0) out['pass@1'] = null;
+        out['sandbox.network'] = sandboxIsolation(options).network;
+        return out;
+      },
     };
   }
 }

@@ -38,6 +38,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
     out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
+    samples: Flags.integer({ description: 'completions per sample: climb each ladder N times (pass@k uses them)', default: 1, min: 1, max: 1000 }),
     threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
@@ -65,6 +66,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       },
       onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
       cacheDir: flags['cache-dir'],
+      ...(flags.samples > 1 ? { samples: flags.samples } : {}),
       ...(flags.threshold !== undefined ? { scorerOptions: { threshold: number('--threshold', flags.threshold, 0, 1) } } : {}),
     };
     const { registry, container } = this.discover(flags.plugin);
@@ -110,7 +112,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       bar?.stop();
     }
     try {
-      if (flags.out) await writeOut(store, runId, flags.out);
+      if (flags.out) await writeOut(store, runId, flags.out, flags.samples);
     } finally {
       store.close();
     }
@@ -129,8 +131,8 @@ function number(flag: string, value: string, min: number, max: number): number {
   return n;
 }
 
-/** Write the `--out` JSONL from the store (input order) to a temp file, then rename it into place. */
-async function writeOut(store: RunStore, runId: string, path: string): Promise<void> {
+/** Write the `--out` JSONL from the store (input order; replicates adjacent) to a temp file, then rename it into place. */
+async function writeOut(store: RunStore, runId: string, path: string, samples: number): Promise<void> {
   mkdirSync(dirname(resolve(path)), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   const stream = createWriteStream(tmp, 'utf8');
@@ -143,6 +145,7 @@ async function writeOut(store: RunStore, runId: string, path: string): Promise<v
         solved: r.solved,
         prediction: r.prediction,
         target: r.target,
+        ...(samples > 1 ? { replicate: r.index % samples } : {}),
         attempts: r.attempts as unknown as Json,
       };
       if (!stream.write(`${JSON.stringify(line)}\n`)) await once(stream, 'drain');
@@ -160,7 +163,7 @@ async function writeOut(store: RunStore, runId: string, path: string): Promise<v
 /** The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20). */
 export function renderSummary(s: RunSummary, storePath: string): string {
   const t = new Table({ style: tableStyle(), head: ['', s.dataset] });
-  t.push(['model', s.model], ['samples (n)', String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);
+  t.push(['model', s.model], ['samples (n)', s.samples ? `${s.n} (${s.n / s.samples} x ${s.samples} replicates)` : String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);
   for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
   if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);

@@ -111,8 +111,11 @@ export class LadderEngine {
         const { messages, promptText } = assemblePrompt(purpose, text, cue, s.compat);
         const mySeq = seq++;
         const started = performance.now();
+        const replicate = typeof sample.meta?.replicate === 'number' ? sample.meta.replicate : 0;
         const response: ModelResponse = await model.generate({
           ...s.generation,
+          // replicates of a sample (--samples n) must not share an endpoint seed, or they would be identical draws
+          ...(s.generation.seed !== undefined && replicate ? { seed: s.generation.seed + replicate } : {}),
           messages,
           logprobs: options?.logprobs,
           context: { sample, level: rung.level, strategy: rung.strategyId, purpose, seq: mySeq, scorer: s.scorer, scoreContext: { compat: s.compat, options: s.scorerOptions }, seed: s.seed },

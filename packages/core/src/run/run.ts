@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
-import type { CompatMode, Dataset, GenerationSettings, Json, Model, Scorer, Strategy } from '../contracts.js';
+import type { CompatMode, Dataset, GenerationSettings, Json, Model, Sample, Scorer, Strategy } from '../contracts.js';
 import { DeclarativeDataset } from '../data/declarative.js';
 import { HptError, isHptError } from '../errors.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
@@ -38,6 +38,11 @@ export interface RunConfig {
   generation: GenerationSettings;
   onInvalid: 'fail' | 'skip';
   cacheDir: string;
+  /**
+   * completions drawn per sample (default 1): each sample's ladder is climbed this many times (replicates), and
+   * pass@k-style metrics use the replicates (issue #3: pass@k with the unbiased estimator when n > 1)
+   */
+  samples?: number;
   /** options passed to the dataset's scorer on top of the dataset's own (e.g. `threshold` for IWSLT and SamSum) */
   scorerOptions?: Record<string, Json>;
 }
@@ -62,6 +67,8 @@ export interface RunSummary {
   compat: CompatMode;
   seed: number;
   skipped: number;
+  /** replicates per sample when more than 1 (`n` then counts every replicate) */
+  samples?: number;
   /** the solve threshold, for datasets solved by a metric threshold (IWSLT BLEU, SamSum ROUGE-1; hpt.md §3) */
   threshold?: number;
   /** the dataset metric over every recorded prediction (corpus BLEU, mean ROUGE F1, ...; hpt.md §3), when the scorer has one */
@@ -187,7 +194,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
   let skipped = 0;
   const progress: RunProgress = { done: 0, total: config.limit, solved: 0, hpiSum: 0 };
   try {
-    const samples = limitStream(
+    const samples = replicate(limitStream(
       prepared.dataset.load({
         data: config.data,
         split: config.split,
@@ -199,7 +206,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
         },
       }),
       config.limit,
-    );
+    ), config.samples ?? 1);
     await forEachConcurrent(samples, config.concurrency, async (sample) => {
       const result = await prepared.engine.climb(sample);
       store.saveSample(runId, result);
@@ -217,7 +224,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     let metrics: Record<string, Json> | undefined;
     if (prepared.scorer.createAggregator) {
       const agg = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
-      for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target }, r.prediction);
+      for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target }, r.prediction, r.solved);
       metrics = agg.result();
     }
     const threshold = prepared.scorerOptions.threshold;
@@ -237,6 +244,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       compat: config.compat,
       seed: config.seed,
       skipped,
+      ...((config.samples ?? 1) > 1 ? { samples: config.samples } : {}),
       ...(typeof threshold === 'number' ? { threshold } : {}),
       ...(metrics ? { metrics } : {}),
     };
@@ -247,6 +255,20 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     for (const secret of hooks.redact ?? []) if (secret) message = message.split(secret).join('[redacted]');
     store.failRun(runId, message);
     throw e;
+  }
+}
+
+/**
+ * Yield each sample `n` times (replicates r = 0..n-1) with `index` = input index * n + r (unique, input order) and
+ * `meta.replicate` = r; n = 1 yields the samples unchanged.
+ */
+async function* replicate(items: AsyncIterable<Sample>, n: number): AsyncGenerator<Sample> {
+  if (n <= 1) {
+    yield* items;
+    return;
+  }
+  for await (const s of items) {
+    for (let r = 0; r < n; r++) yield { ...s, index: s.index * n + r, meta: { ...(s.meta ?? {}), replicate: r } };
   }
 }
 
