@@ -3,22 +3,12 @@
 // Build first: `npx tsc -b plugins/metrics`, then run `node bench/bleu.mjs` from the repository root.
 // Target: BLEU + ROUGE together under 1 s for 10k pairs, so BLEU should stay well under 0.5 s.
 import 'reflect-metadata'; // @hpt-bench/core loads tsyringe, which needs the Reflect metadata polyfill first
+import { mulberry32 as rng } from './prng.mjs';
 import { performance } from 'node:perf_hooks';
 import { BleuScorer, bleuHf, bleuHfSentence, sacreBleuCorpus } from '../plugins/metrics/dist/bleu.js';
 
 const N = 10_000;
 
-/** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const random = rng(20240601);
 const VOCAB = [];

@@ -3,21 +3,11 @@
 // rougeLsum) per pair via one rougeScore call, no stemmer (the SamSum setting), plus one pass with the stemmer. Target: BLEU + ROUGE under 1 s for 10k pairs, so ROUGE should stay well under 0.5 s.
 // Usage: npx tsc -b plugins/metrics && node bench/rouge.mjs
 import 'reflect-metadata'; // @hpt-bench/core (imported by the scorer module) pulls in tsyringe, which needs it
+import { mulberry32 } from './prng.mjs';
 import { ROUGE_TYPES, rougeScore } from '../plugins/metrics/dist/rouge.js';
 
 const PAIRS = 10_000;
 
-/** mulberry32: a small deterministic PRNG, so every run scores the same pairs. */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCAB = (
   'the a an and or but to of in on at for with from by about as is was are were be been will would can could ' +
