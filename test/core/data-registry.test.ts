@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convertTarget, DeclarativeDataset, didYouMean, discoverPlugins, forEachConcurrent, readRecords, Registry, type DatasetDecl, type Sample } from '@hpt-bench/core';
+import { convertTarget, DeclarativeDataset, didYouMean, discoverPlugins, forEachConcurrent, readRecords, Registry, type Sample } from '@hpt-bench/core';
 import { ROOT, SHARED } from '../helpers/cli.js';
 
 const builtins = ['hpt-datasets', 'hpf-strategies', 'openai', 'baselines', 'metrics'].map((p) => ({ root: join(ROOT, 'plugins', p), origin: 'builtin' as const }));

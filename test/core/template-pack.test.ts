@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { assemblePrompt, fillTemplate, loadPromptPack, placeholders, API_WRAPPER, GRADED_SYSTEM_PROMPT, LLAMA3_WRAPPER } from '@hpt-bench/core';
+import { HPT_DATASETS } from '../../plugins/hpt-datasets/src/index.js';
 import { ROOT, SHARED } from '../helpers/cli.js';
 
 const PACKS = join(ROOT, 'plugins/hpt-datasets/packs');
@@ -28,8 +29,15 @@ describe('fillTemplate (hpt.md §0: one pass)', () => {
 
 describe('HPT prompt packs', () => {
   const ids = readdirSync(PACKS).map((f) => f.replace(/\.json$/, ''));
-  it('cover the seven HPT datasets', () => {
+  it('cover the seven HPT datasets, each declared in the manifest with its pack and Table 4 HPI_Dataset', () => {
     expect(ids.sort()).toEqual(['boolq', 'csqa', 'gsm8k', 'humaneval', 'iwslt', 'mmlu', 'samsum']);
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'plugins/hpt-datasets/package.json'), 'utf8')) as { 'hpt-bench': { contributes: { datasets: { id: string; promptPack: string; hpiDataset: number }[] } } };
+    const declared = manifest['hpt-bench'].contributes.datasets;
+    expect(declared.map((d) => d.id)).toEqual([...HPT_DATASETS]);
+    for (const d of declared) {
+      expect(d.promptPack).toBe(`./packs/${d.id}.json`);
+      expect(d.hpiDataset).toBe((extras as unknown as { hpiDataset: Record<string, number> }).hpiDataset[d.id]);
+    }
   });
   for (const id of ['boolq', 'csqa', 'gsm8k', 'humaneval', 'iwslt', 'mmlu', 'samsum']) {
     it(`${id}: validates and equals the reference strings, cues and {pred} wiring`, () => {

@@ -8,7 +8,6 @@
  *   `code + "\n" + test` WITHOUT calling `check`, so "solved" only means the code and the test module execute
  *   without raising (a body-only completion fails, any wrong but well-formed full function passes).
  */
-import { createHash } from 'node:crypto';
 import { HptError, type CompatMode, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
 import { badTarget, compatOf, intOption, pyStrip, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
