@@ -57,3 +57,25 @@ export abstract class HptCommand extends Command {
     return super.catch(err);
   }
 }
+
+/**
+ * Filters of generated datasets (issue #4 items 3-4), shared by `run` and `generate`: each repeatable or
+ * comma-separated; a dataset accepts the ones its manifest declares.
+ */
+export const generatorFlags = {
+  task: Flags.string({ description: 'generated datasets: only these tasks (e.g. prefix_traversal, remove_node, calculate)', multiple: true, delimiter: ',', helpGroup: 'GENERATOR' }),
+  preset: Flags.string({ description: 'generated datasets: only these presets (e.g. easy, medium-1, symbol_easy_value_easy_length_easy)', multiple: true, delimiter: ',', helpGroup: 'GENERATOR' }),
+  representation: Flags.string({ description: 'tree scenarios: edge and/or hierarchy', multiple: true, delimiter: ',', options: ['edge', 'hierarchy'], helpGroup: 'GENERATOR' }),
+  icl: Flags.string({ description: 'in-context examples: zero, one and/or few', multiple: true, delimiter: ',', options: ['zero', 'one', 'few'], helpGroup: 'GENERATOR' }),
+  semantics: Flags.string({ description: 'JSON scenario: normal and/or nonsense names', multiple: true, delimiter: ',', options: ['normal', 'nonsense'], helpGroup: 'GENERATOR' }),
+};
+
+/** The generator filters given on the command line, by name (absent flags are left out). */
+export function filtersFrom(flags: Partial<Record<keyof typeof generatorFlags, string[] | undefined>>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const name of Object.keys(generatorFlags) as (keyof typeof generatorFlags)[]) {
+    const v = flags[name];
+    if (v && v.length) out[name] = v;
+  }
+  return out;
+}

@@ -167,6 +167,11 @@ export interface PromptPackEntry {
 export interface PromptPack {
   id: string;
   cue: string;
+  /**
+   * Optional template of the system message of graded calls (filled from the sample's input), replacing the HPT
+   * default "Provide the answer at the start of first sentence" (e.g. `{system}` for HiBench's per-scenario prompts).
+   */
+  system?: string;
   strategies: Record<string, PromptPackEntry>;
 }
 
@@ -235,10 +240,31 @@ export interface DatasetLoadOptions {
   cacheDir: string;
   /** Called once per skipped record with a message naming the record index and field. */
   warn(message: string): void;
+  /** Run seed: generated datasets draw every random choice from it (DESIGN.md "Determinism"). */
+  seed?: number;
+  /** Compat mode of the run: generated datasets follow the authors' toolkit under `reference`. */
+  compat?: CompatMode;
+  /**
+   * Generator filters by name (`task`, `preset`, `representation`, `icl`, `semantics`, ...): each a list of wanted
+   * values, empty/absent = all. Only datasets whose manifest declares `filters` accept them (issue #4).
+   */
+  filters?: Record<string, string[]>;
+}
+
+/** What `hpt-bench generate` passes a generated dataset: the seed, compat mode and filters (issue #4 item 3). */
+export interface GenerateOptions {
+  seed: number;
+  compat: CompatMode;
+  filters: Record<string, string[]>;
 }
 
 /** A dataset plugin: a stream of samples plus the constants the ladder needs. */
 export interface Dataset {
   readonly id: string;
   load(options: DatasetLoadOptions): AsyncIterable<Sample>;
+  /**
+   * Generated datasets only (DESIGN.md "generated"): the self-describing records behind the samples, lazily, for
+   * `hpt-bench generate`. Same options => byte-identical records. @throws HptError `E_CONFIG` on an unknown filter value.
+   */
+  generate?(options: GenerateOptions): Iterable<Record<string, Json>>;
 }

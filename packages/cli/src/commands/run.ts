@@ -6,7 +6,7 @@ import { Flags } from '@oclif/core';
 import { createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, Tokens, type Json, type RunConfig, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -18,6 +18,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     '<%= config.bin %> run --dataset boolq --split mini --model baseline:random',
     'OPENAI_API_KEY=... <%= config.bin %> run --dataset gsm8k --data gsm8k-test.jsonl --model openai:gpt-4o-mini --limit 50',
     '<%= config.bin %> run --dataset csqa --data csqa.json --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --json',
+    '<%= config.bin %> run --dataset hibench/binary-tree --task mirror_tree --representation hierarchy --icl zero --limit 20 --model baseline:oracle',
   ];
 
   static override flags = {
@@ -42,6 +43,8 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+    'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: the dataset's constant; generated datasets declare a documented default)" }),
+    ...generatorFlags,
   };
 
   async run(): Promise<void> {
@@ -68,7 +71,10 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       cacheDir: flags['cache-dir'],
       ...(flags.samples > 1 ? { samples: flags.samples } : {}),
       ...(flags.threshold !== undefined ? { scorerOptions: { threshold: number('--threshold', flags.threshold, 0, 1) } } : {}),
+      ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: number('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
     };
+    const filters = filtersFrom(flags);
+    if (Object.keys(filters).length) config.filters = filters;
     const { registry, container } = this.discover(flags.plugin);
     container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
     const prepared = await prepareRun(config, registry, container);
@@ -146,6 +152,7 @@ async function writeOut(store: RunStore, runId: string, path: string, samples: n
         prediction: r.prediction,
         target: r.target,
         ...(samples > 1 ? { replicate: r.index % samples } : {}),
+        ...(r.meta ? { meta: r.meta } : {}),
         attempts: r.attempts as unknown as Json,
       };
       if (!stream.write(`${JSON.stringify(line)}\n`)) await once(stream, 'drain');

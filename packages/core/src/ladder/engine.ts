@@ -51,6 +51,8 @@ export interface SampleResult {
   prediction: Json;
   target: Json;
   attempts: AttemptRecord[];
+  /** the sample's `meta` (scenario, task, configuration... for per-configuration metrics), when it has one */
+  meta?: Record<string, Json>;
 }
 
 /** Everything the ladder needs for a run. `knowledgeModel` answers calls of purpose `knowledge`. */
@@ -82,15 +84,16 @@ export class LadderEngine {
   /** Climb the ladder for one sample. Model errors propagate (the run decides what to do with them). */
   async climb(sample: Sample): Promise<SampleResult> {
     const attempts: AttemptRecord[] = [];
+    const meta = sample.meta ? { meta: sample.meta } : {};
     for (const rung of this.setup.levels) {
       const attempt = await this.attempt(sample, rung);
       attempts.push(attempt);
       if (attempt.solved) {
-        return { sampleId: sample.id, index: sample.index, level: rung.level, hpi: rung.level, solved: true, prediction: attempt.extracted, target: sample.target, attempts };
+        return { sampleId: sample.id, index: sample.index, level: rung.level, hpi: rung.level, solved: true, prediction: attempt.extracted, target: sample.target, attempts, ...meta };
       }
     }
     const last = attempts[attempts.length - 1];
-    return { sampleId: sample.id, index: sample.index, level: null, hpi: this.unsolvedHpi, solved: false, prediction: last ? last.extracted : null, target: sample.target, attempts };
+    return { sampleId: sample.id, index: sample.index, level: null, hpi: this.unsolvedHpi, solved: false, prediction: last ? last.extracted : null, target: sample.target, attempts, ...meta };
   }
 
   /** Run one level on one sample and grade it. */
@@ -108,7 +111,8 @@ export class LadderEngine {
       fill: (template, vars) => fillTemplate(template, { ...sample.input, ...vars }),
       call: async (purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }) => {
         const model = purpose === 'knowledge' ? s.knowledgeModel : s.model;
-        const { messages, promptText } = assemblePrompt(purpose, text, cue, s.compat);
+        const system = s.pack.system !== undefined ? fillTemplate(s.pack.system, sample.input) : undefined;
+        const { messages, promptText } = assemblePrompt(purpose, text, cue, s.compat, undefined, system);
         const mySeq = seq++;
         const started = performance.now();
         const replicate = typeof sample.meta?.replicate === 'number' ? sample.meta.replicate : 0;

@@ -28,7 +28,10 @@ export interface DatasetDecl {
   scorer: ScorerRef;
   /** HPI_Dataset: the penalty added to m for an unsolved sample (hpt.md §2.4). */
   hpiDataset: number;
-  promptPack: string;
+  /** prompt pack path relative to the plugin root; absent: the generic pack (`GENERIC_PACK_PATH`) */
+  promptPack?: string;
+  /** generated datasets: the filter names (`task`, `preset`, ...) that `run` and `generate` accept */
+  filters?: string[];
   aliases?: string[];
   defaultSplit?: string;
   splits?: Record<string, string>;
@@ -116,7 +119,7 @@ export function readPluginManifest(root: string, origin: PluginSource['origin'])
   const c = manifest.contributes;
   const files: [string, string][] = [];
   for (const d of c.datasets ?? []) {
-    files.push([`dataset ${d.id} promptPack`, d.promptPack]);
+    if (d.promptPack) files.push([`dataset ${d.id} promptPack`, d.promptPack]);
     if (d.file) files.push([`dataset ${d.id} file`, d.file]);
     for (const [s, p] of Object.entries(d.splits ?? {})) files.push([`dataset ${d.id} split ${s}`, p]);
   }

@@ -39,10 +39,11 @@ export interface AssembledPrompt {
  * @param purpose graded, intermediate (chain step) or knowledge.
  * @param text the filled template.
  * @param cue the answer cue (`Answer:`, `Code:`, ... or '').
+ * @param system the system message of graded calls when the prompt pack sets one (default GRADED_SYSTEM_PROMPT).
  */
-export function assemblePrompt(purpose: CallPurpose, text: string, cue: string, compat: CompatMode, wrapper: ChatWrapper = API_WRAPPER): AssembledPrompt {
+export function assemblePrompt(purpose: CallPurpose, text: string, cue: string, compat: CompatMode, wrapper: ChatWrapper = API_WRAPPER, system: string = GRADED_SYSTEM_PROMPT): AssembledPrompt {
   const messages: ChatMessage[] = [];
-  if (purpose === 'graded') messages.push({ role: 'system', content: GRADED_SYSTEM_PROMPT });
+  if (purpose === 'graded') messages.push({ role: 'system', content: system });
   let user: string;
   if (compat === 'reference') {
     const w = purpose === 'knowledge' ? LLAMA3_WRAPPER : wrapper;

@@ -1,7 +1,38 @@
 import { readFileSync } from 'node:fs';
-import type { PromptPack } from '../contracts.js';
+import { fileURLToPath } from 'node:url';
+import type { PromptPack, Sample } from '../contracts.js';
 import { HptError } from '../errors.js';
 import { assertValid } from '../schema.js';
+import { GRADED_SYSTEM_PROMPT } from './assemble.js';
+
+/**
+ * The generic prompt pack (packages/core/packs/generic.json; DESIGN.md "Prompt packs"): the five HPF levels for a dataset
+ * whose manifest names no pack (e.g. every generated dataset). It reads the sample input fields `question` (required),
+ * `format`, `format_cot`, `exemplars` and `system`.
+ */
+export const GENERIC_PACK_PATH = fileURLToPath(new URL('../../packs/generic.json', import.meta.url));
+
+/**
+ * Defaults of the generic pack's optional input fields: no answer-format sentence, a plain step-by-step cue, no
+ * exemplars, and HPT's graded system prompt.
+ */
+export const GENERIC_INPUT_DEFAULTS: Readonly<Record<string, string>> = {
+  format: '',
+  format_cot: "Let's think step by step.",
+  exemplars: '',
+  system: GRADED_SYSTEM_PROMPT,
+};
+
+/**
+ * A sample with the generic pack's optional fields filled by `GENERIC_INPUT_DEFAULTS` where the dataset gives none.
+ * @throws HptError `E_DATA` when the sample has no `question` field, naming the sample.
+ */
+export function withGenericInput(sample: Sample): Sample {
+  if (typeof sample.input.question !== 'string') {
+    throw new HptError('E_DATA', `sample ${sample.id}: the generic prompt pack needs an input field 'question' (the dataset names no prompt pack)`);
+  }
+  return { ...sample, input: { ...GENERIC_INPUT_DEFAULTS, ...sample.input } };
+}
 
 const packs = new Map<string, PromptPack>();
 

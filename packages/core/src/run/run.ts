@@ -10,7 +10,7 @@ import { SingleCallStrategy } from '../ladder/single-call.js';
 import { instantiate } from '../plugins/host.js';
 import type { DatasetDecl, LadderDecl, StrategyDecl } from '../plugins/manifest.js';
 import type { Registry } from '../plugins/registry.js';
-import { loadPromptPack } from '../prompt/pack.js';
+import { GENERIC_PACK_PATH, loadPromptPack, withGenericInput } from '../prompt/pack.js';
 import type { RunStore } from '../store/store.js';
 import { Tokens, type Logger } from '../tokens.js';
 import { forEachConcurrent } from './pool.js';
@@ -45,6 +45,13 @@ export interface RunConfig {
   samples?: number;
   /** options passed to the dataset's scorer on top of the dataset's own (e.g. `threshold` for IWSLT and SamSum) */
   scorerOptions?: Record<string, Json>;
+  /**
+   * generator filters of a generated dataset by name (`task`, `preset`, `representation`, `icl`, `semantics`); only
+   * datasets whose manifest declares the filter accept it (issue #4 item 4)
+   */
+  filters?: Record<string, string[]>;
+  /** HPI_Dataset override (the penalty added to m for an unsolved sample); default: the dataset's declared constant */
+  hpiDataset?: number;
 }
 
 /**
@@ -86,6 +93,27 @@ export interface PreparedRun {
   model: Model;
   scorer: Scorer;
   scorerOptions: Record<string, Json>;
+  /** the HPI_Dataset in force (the override, else the dataset's constant) */
+  hpiDataset: number;
+  /** true when the dataset names no prompt pack and the generic pack is used (samples get its input defaults) */
+  genericPack: boolean;
+}
+
+/**
+ * Check the run's generator filters against the filters the dataset declares.
+ * @throws HptError `E_CONFIG` naming the dataset, the filter and the ones it accepts.
+ */
+export function checkFilters(datasetId: string, decl: DatasetDecl, filters: Record<string, string[]> | undefined): void {
+  const allowed = decl.filters ?? [];
+  for (const [name, values] of Object.entries(filters ?? {})) {
+    if (values.length === 0 || allowed.includes(name)) continue;
+    throw new HptError(
+      'E_CONFIG',
+      allowed.length
+        ? `dataset ${datasetId} has no filter --${name} (it accepts: ${allowed.map((f) => `--${f}`).join(', ')})`
+        : `dataset ${datasetId} is not generated and takes no generator filter (--${name}); filters apply to generated datasets such as hibench/binary-tree`,
+    );
+  }
 }
 
 /** Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance. */
@@ -125,8 +153,13 @@ export function resolveLadder(registry: Registry, ladder: string): LadderDecl {
 export async function prepareRun(config: RunConfig, registry: Registry, container: DependencyContainer): Promise<PreparedRun> {
   const dc = registry.get('datasets', config.dataset);
   const decl = dc.decl;
+  checkFilters(dc.id, decl, config.filters);
+  if (config.hpiDataset !== undefined && !(Number.isFinite(config.hpiDataset) && config.hpiDataset >= 0)) {
+    throw new HptError('E_CONFIG', `HPI_Dataset must be a number >= 0, got ${config.hpiDataset}`);
+  }
+  const hpiDataset = config.hpiDataset ?? decl.hpiDataset;
   const dataset: Dataset = decl.module ? await instantiate<Dataset>(container, dc) : new DeclarativeDataset(decl, dc.plugin.root);
-  const pack = loadPromptPack(join(dc.plugin.root, decl.promptPack));
+  const pack = loadPromptPack(decl.promptPack ? join(dc.plugin.root, decl.promptPack) : GENERIC_PACK_PATH);
   const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
   const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}) };
   const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id));
@@ -149,12 +182,12 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     scorer,
     scorerOptions,
     pack,
-    hpiDataset: decl.hpiDataset,
+    hpiDataset,
     compat: config.compat,
     generation: config.generation,
     seed: config.seed,
   });
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, scorer, scorerOptions };
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, scorer, scorerOptions, hpiDataset, genericPack: !decl.promptPack };
 }
 
 /** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
@@ -194,19 +227,20 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
   let skipped = 0;
   const progress: RunProgress = { done: 0, total: config.limit, solved: 0, hpiSum: 0 };
   try {
-    const samples = replicate(limitStream(
-      prepared.dataset.load({
-        data: config.data,
-        split: config.split,
-        onInvalid: config.onInvalid,
-        cacheDir: config.cacheDir,
-        warn: (m) => {
-          skipped++;
-          hooks.logger.warn(m);
-        },
-      }),
-      config.limit,
-    ), config.samples ?? 1);
+    const loaded = prepared.dataset.load({
+      data: config.data,
+      split: config.split,
+      onInvalid: config.onInvalid,
+      cacheDir: config.cacheDir,
+      warn: (m) => {
+        skipped++;
+        hooks.logger.warn(m);
+      },
+      seed: config.seed,
+      compat: config.compat,
+      filters: config.filters ?? {},
+    });
+    const samples = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), config.samples ?? 1);
     await forEachConcurrent(samples, config.concurrency, async (sample) => {
       const result = await prepared.engine.climb(sample);
       store.saveSample(runId, result);
@@ -224,7 +258,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     let metrics: Record<string, Json> | undefined;
     if (prepared.scorer.createAggregator) {
       const agg = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
-      for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target }, r.prediction, r.solved);
+      for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target, ...(r.meta ? { meta: r.meta } : {}) }, r.prediction, r.solved);
       metrics = agg.result();
     }
     const threshold = prepared.scorerOptions.threshold;
@@ -236,7 +270,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       ladder: prepared.ladderIds,
       n: agg.n,
       hpi: agg.hpiSum / agg.n,
-      hpiDataset: prepared.datasetDecl.hpiDataset,
+      hpiDataset: prepared.hpiDataset,
       accuracy: agg.solved / agg.n,
       levelCounts,
       calls: agg.calls,
@@ -270,6 +304,11 @@ async function* replicate(items: AsyncIterable<Sample>, n: number): AsyncGenerat
   for await (const s of items) {
     for (let r = 0; r < n; r++) yield { ...s, index: s.index * n + r, meta: { ...(s.meta ?? {}), replicate: r } };
   }
+}
+
+/** Apply `f` to each item of a stream. */
+async function* mapStream<T, U>(items: AsyncIterable<T>, f: (x: T) => U): AsyncGenerator<U> {
+  for await (const x of items) yield f(x);
 }
 
 /** Yield at most `limit` items of `items` (all when undefined). */

@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS samples (
   solved INTEGER NOT NULL,
   prediction TEXT NOT NULL,
   target TEXT NOT NULL,
+  meta TEXT,
   PRIMARY KEY (run_id, idx)
 );
 CREATE TABLE IF NOT EXISTS attempts (
@@ -111,6 +112,9 @@ export class RunStore {
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('busy_timeout = 5000');
       this.db.exec(SCHEMA);
+      // stores written before samples had a meta column gain it (nullable, so old rows stay valid)
+      const cols = this.db.prepare('PRAGMA table_info(samples)').all() as { name: string }[];
+      if (!cols.some((c) => c.name === 'meta')) this.db.exec('ALTER TABLE samples ADD COLUMN meta TEXT');
     } catch (e) {
       throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}`);
     }
@@ -126,8 +130,8 @@ export class RunStore {
 
   private readonly insertSample = (runId: string, r: SampleResult): void => {
     const db = this.db;
-    db.prepare('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
-      runId, r.index, r.sampleId, r.level, r.hpi, r.solved ? 1 : 0, JSON.stringify(r.prediction), JSON.stringify(r.target),
+    db.prepare('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      runId, r.index, r.sampleId, r.level, r.hpi, r.solved ? 1 : 0, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
     );
     const insA = db.prepare('INSERT INTO attempts (run_id, idx, level, strategy, solved, score, extracted, graded, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = db.prepare(
@@ -189,9 +193,16 @@ export class RunStore {
    * Stream a run's recorded predictions and targets in input order (for dataset metrics; hpt.md §3: one prediction per
    * sample, the solving level's or the last level's).
    */
-  *iterPredictions(runId: string): Generator<{ sampleId: string; index: number; prediction: Json; target: Json; solved: boolean }> {
-    for (const row of this.db.prepare('SELECT sample_id, idx, prediction, target, solved FROM samples WHERE run_id = ? ORDER BY idx').iterate(runId) as Iterable<Record<string, unknown>>) {
-      yield { sampleId: row.sample_id as string, index: row.idx as number, prediction: JSON.parse(row.prediction as string) as Json, target: JSON.parse(row.target as string) as Json, solved: row.solved === 1 };
+  *iterPredictions(runId: string): Generator<{ sampleId: string; index: number; prediction: Json; target: Json; solved: boolean; meta?: Record<string, Json> }> {
+    for (const row of this.db.prepare('SELECT sample_id, idx, prediction, target, solved, meta FROM samples WHERE run_id = ? ORDER BY idx').iterate(runId) as Iterable<Record<string, unknown>>) {
+      yield {
+        sampleId: row.sample_id as string,
+        index: row.idx as number,
+        prediction: JSON.parse(row.prediction as string) as Json,
+        target: JSON.parse(row.target as string) as Json,
+        solved: row.solved === 1,
+        ...(typeof row.meta === 'string' ? { meta: JSON.parse(row.meta) as Record<string, Json> } : {}),
+      };
     }
   }
 
@@ -233,6 +244,7 @@ export class RunStore {
         prediction: JSON.parse(row.prediction as string) as Json,
         target: JSON.parse(row.target as string) as Json,
         attempts,
+        ...(typeof row.meta === 'string' ? { meta: JSON.parse(row.meta) as Record<string, Json> } : {}),
       };
     }
   }
