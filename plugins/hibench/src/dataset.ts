@@ -1,0 +1,147 @@
+import { assertValid, HptError, readRecords, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Sample } from '@hpt-bench/core';
+import { generateFormula } from './formula/generate.js';
+import { generateJson, JSON_TASK_GROUPS } from './json/suite.js';
+import { generateBinaryTree } from './tree/binary.js';
+import { generateMultipleTree } from './tree/multiple.js';
+import type { Exemplar, HibenchRecord, IclMode, Representation, Scenario, ScenarioGenerator, SuiteFilter } from './types.js';
+
+/**
+ * HPI_Dataset of the generated HiBench datasets: 2.60, the mean of the seven published HPT constants (hpt.md §2.4:
+ * 3.03, 2.14, 4.68, 1.71, 2.52, 1.92, 2.23), rounded to two decimals. HiBench has no human-annotated penalty; override it
+ * with `hpt-bench run --hpi-dataset X` (hpt.md rec. 21 asks for a user-supplied constant for new datasets).
+ */
+export const HIBENCH_HPI_DATASET = 2.6;
+
+const GENERATORS: Record<Scenario, ScenarioGenerator> = {
+  'binary-tree': generateBinaryTree,
+  'multiple-tree': generateMultipleTree,
+  json: generateJson,
+  formula: generateFormula,
+};
+
+/** Core's filter map (flag name -> values) as a scenario generator's `SuiteFilter`. */
+export function toSuiteFilter(filters: Record<string, string[]> | undefined): SuiteFilter {
+  const f = filters ?? {};
+  const out: SuiteFilter = {};
+  if (f.task?.length) out.tasks = f.task;
+  if (f.preset?.length) out.presets = f.preset;
+  if (f.representation?.length) out.representations = f.representation as Representation[];
+  if (f.icl?.length) out.icl = f.icl as IclMode[];
+  if (f.semantics?.length) out.semantics = f.semantics as ('normal' | 'nonsense')[];
+  return out;
+}
+
+/** The three worked examples as the generic pack's `{exemplars}` text (level 3 of the HPF ladder). */
+export function renderExemplars(exemplars: readonly Exemplar[]): string {
+  const parts = exemplars.map((e, i) => `Example ${i + 1}:\n${e.input}\nAnswer: ${e.answer}`);
+  return parts.length ? `Here are ${parts.length} solved examples.\n\n${parts.join('\n\n')}` : '';
+}
+
+/**
+ * The configuration a record belongs to (one result file of the toolkit, spec §4.4): scenario, task, preset (binary
+ * presets carry the balance: `easy-balanced`), notation variant, representation, semantics and ICL mode — everything but the item.
+ */
+export function configKey(r: HibenchRecord): string {
+  const a = r.args as Record<string, Json>;
+  const variant = typeof a.format1 === 'string' && typeof a.format2 === 'string' ? `${a.format1}2${a.format2}` : typeof a.format === 'string' ? a.format : undefined;
+  return [r.scenario, r.task, r.preset, variant, r.representation, r.semantics, r.icl].filter((x) => x !== undefined && x !== null).join('/');
+}
+
+/**
+ * A record as a ladder sample (issue #4 item 4). Input fields for the generic prompt pack: `question` = the task text
+ * with its ICL prefix (the user prompt without the answer-format sentence), `format`, `format_cot`, `exemplars`,
+ * `system` (the scenario's system prompt), plus `prompt` (the exact HiBench user message). `meta` keeps what the
+ * matchers and the per-configuration aggregation need.
+ */
+export function recordToSample(r: HibenchRecord, index: number): Sample {
+  let question = r.prompt.endsWith(r.format) ? r.prompt.slice(0, r.prompt.length - r.format.length) : r.prompt;
+  question = question.replace(/\n$/, '');
+  const meta: Record<string, Json> = {
+    scenario: r.scenario,
+    task: r.task,
+    preset: r.preset,
+    representation: r.representation,
+    icl: r.icl,
+    matcher: r.matcher as unknown as Json,
+    config: configKey(r),
+  };
+  if (r.semantics) meta.semantics = r.semantics;
+  return {
+    id: r.id,
+    index,
+    input: { prompt: r.prompt, question, format: r.format, format_cot: r.formatCot, exemplars: renderExemplars(r.exemplars), system: r.system },
+    target: r.target,
+    meta,
+  };
+}
+
+/**
+ * Does a record read from a file pass the run's filters? Formula preset shortcuts (`easy` = all three axes easy) and
+ * JSON task groups (`path_finding`, `nearest_ancestor`) select what they select in the generator.
+ */
+function keep(r: HibenchRecord, f: SuiteFilter): boolean {
+  if (f.tasks && !f.tasks.some((t) => t === r.task || (JSON_TASK_GROUPS[t] ?? []).includes(r.task))) return false;
+  if (f.presets && !f.presets.some((p) => p === r.preset || r.preset === `symbol_${p}_value_${p}_length_${p}`)) return false;
+  if (f.representations && !f.representations.includes(r.representation as Representation)) return false;
+  if (f.icl && !f.icl.includes(r.icl)) return false;
+  if (f.semantics && !f.semantics.includes(r.semantics as 'normal' | 'nonsense')) return false;
+  return true;
+}
+
+/**
+ * A HiBench scenario as an hpt-bench dataset (DESIGN.md "generated"): `generate` streams the scenario's records;
+ * `load` streams them as ladder samples, generated on the fly from the run's seed, compat mode and filters, or read back
+ * from a file written by `hpt-bench generate` (`--data`), each line validated against schemas/hibench-record.schema.json.
+ */
+abstract class HibenchDataset implements Dataset {
+  abstract readonly id: Scenario;
+
+  /** @throws HptError `E_CONFIG` on an unknown filter value (from the scenario generator). */
+  generate(options: GenerateOptions): Iterable<Record<string, Json>> {
+    return GENERATORS[this.id]({ seed: options.seed, compat: options.compat, filter: toSuiteFilter(options.filters) }) as Iterable<unknown> as Iterable<Record<string, Json>>;
+  }
+
+  /**
+   * @throws HptError `E_CONFIG` when a split is asked for (generated datasets have none) or a file record belongs to
+   *   another scenario; `E_DATA` when a file line is not a HiBench record (naming the line).
+   */
+  async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
+    if (options.split) throw new HptError('E_CONFIG', `hibench/${this.id} is generated and has no splits (got --split ${options.split}); use the generator filters or --data FILE.jsonl`);
+    const filter = toSuiteFilter(options.filters);
+    if (!options.data) {
+      let i = 0;
+      for (const r of GENERATORS[this.id]({ seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);
+      return;
+    }
+    // validate the filter values exactly as the generator does (throws E_CONFIG on an unknown value)
+    GENERATORS[this.id]({ seed: 0, compat: 'strict', filter }).next();
+    let line = 0;
+    let i = 0;
+    for await (const raw of readRecords(options.data)) {
+      line++;
+      const r = assertValid<HibenchRecord>('hibench-record', raw, `${options.data} record ${line}`, 'E_DATA');
+      if (r.scenario !== this.id) throw new HptError('E_CONFIG', `${options.data} record ${line} is a ${r.scenario} record, not ${this.id}; use --dataset hibench/${r.scenario}`);
+      if (keep(r, filter)) yield recordToSample(r, i++);
+    }
+  }
+}
+
+/** HiBench Binary Tree (spec §3.1): 6 tasks, presets easy/medium/hard x balanced/unbalanced; 4,968 queries by default. */
+export class BinaryTreeDataset extends HibenchDataset {
+  readonly id = 'binary-tree' as const;
+}
+
+/** HiBench Multiple Tree (spec §3.2): 9 tasks, presets easy, medium-1, medium-2, hard-1, hard-2; 9,558 queries. */
+export class MultipleTreeDataset extends HibenchDataset {
+  readonly id = 'multiple-tree' as const;
+}
+
+/** HiBench JSON (spec §3.3): 10 question sub-types over procedurally generated university documents. */
+export class JsonDataset extends HibenchDataset {
+  readonly id = 'json' as const;
+}
+
+/** HiBench Formula (spec §3.4): calculation, conversion, equivalence over 27 complexity cells; 18,954 queries. */
+export class FormulaDataset extends HibenchDataset {
+  readonly id = 'formula' as const;
+}

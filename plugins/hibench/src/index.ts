@@ -1,0 +1,10 @@
+/**
+ * @hpt-bench/hibench: HiBench generators (binary tree, multiple tree, JSON, formula) as generated datasets, and the
+ * `hierarchy` scorer family (specs/hibench.md).
+ */
+export * from './types.js';
+export * from './rng.js';
+export * from './prompt.js';
+export * from './dataset.js';
+export * from './match/scorer.js';
+export * from './match/aggregate.js';

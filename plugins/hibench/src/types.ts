@@ -1,0 +1,126 @@
+/**
+ * Shared shapes of the HiBench generators and matchers (specs/hibench.md; issue #4 item 3 gives the record layout).
+ */
+import type { CompatMode, Json } from '@hpt-bench/core';
+
+/** The four generated scenarios (specs/hibench.md §1.1). Code and Paper are curated data, not generated. */
+export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula';
+
+/** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
+export type Representation = 'edge' | 'hierarchy';
+
+/** In-context-learning modes (specs/hibench.md §5.1). */
+export type IclMode = 'zero' | 'one' | 'few';
+
+/** The formula notations (specs/hibench.md §3.4). */
+export type Notation = 'infix' | 'prefix' | 'postfix';
+
+/**
+ * A tree as stored in a record (issue #4 item 3): `children` maps a node id (as a string key) to its ordered child
+ * list (rendering order = creation order, §3.0); leaves may be absent from `children`. `side` (binary trees only) maps a
+ * non-root node to the side of the edge from its parent, `L` or `R`.
+ * Example: `{"root": 3, "children": {"3": [2, 1], "2": [0]}, "side": {"2": "L", "1": "R", "0": "R"}}`.
+ */
+export interface TreeStructure {
+  root: number;
+  children: Record<string, number[]>;
+  side?: Record<string, 'L' | 'R'>;
+}
+
+/**
+ * How a record is scored (specs/hibench.md §4.3; strict refinements §7 recs 5-9, 15).
+ * - `number`: compat = exact string equality after normalisation; strict = numeric, |a - b| <= `tolerance` (0.01).
+ * - `string`: compat = normalised containment (target ⊂ answer) after deleting `skip` (a regex source) from both;
+ *   strict = exact: integers by value, booleans/labels by normalised equality; `path: true` splits on arrows and
+ *   compares the name lists; `notation` set (formula conversion) compares parsed expressions.
+ * - `list`: compat = sorted, zip-truncated comparison of items split on `sep`; strict = `ordered` ? exact sequence :
+ *   multiset equality; `none` is the literal target meaning "empty" (compared as a string).
+ * - `structure`: a tree in `representation`; compat = edge: list match on ",", hierarchy: digit sequence; strict =
+ *   parsed structural equality (binary: same parent and side; multi-tree: same parent, child order ignored);
+ *   `empty` is the literal for an edgeless result ("No edges").
+ * - `hit-rate`: recall of `sep`-separated reference items (Paper; fractional score).
+ */
+export interface MatcherSpec {
+  type: 'number' | 'string' | 'list' | 'structure' | 'hit-rate';
+  sep?: string;
+  skip?: string;
+  ordered?: boolean;
+  none?: string;
+  path?: boolean;
+  notation?: Notation;
+  representation?: Representation;
+  binary?: boolean;
+  empty?: string;
+  tolerance?: number;
+}
+
+/**
+ * A worked example (ICL and the ladder's three-shot level): the example's filled task text and its answer as shown to
+ * the model (strict: `{"answer": ...}` JSON; compat: the toolkit's bare answer string).
+ */
+export interface Exemplar {
+  input: string;
+  answer: string;
+}
+
+/**
+ * One generated query: one line of `hpt-bench generate` (issue #4 item 3). Self-describing: the prompt the model sees,
+ * the reference answer, how to score it, and every parameter needed to regenerate it.
+ * - `id`: unique within a suite, stable for a given seed (`<scenario>/<task>/<preset>/.../<representation>/<icl>`).
+ * - `system` / `prompt`: the system and user messages of specs/hibench.md §2 (ICL prefix included in `prompt`).
+ * - `question`: the filled task template without ICL prefix and answer-format sentence; `format`: the answer-format
+ *   sentence; `formatCot`: its chain-of-thought variant (§5.2 recommendation); `exemplars`: three worked examples of
+ *   the same task (strict: generated at easy settings; compat: the toolkit's fixed examples) — the generic prompt
+ *   pack of the HPF ladder uses these four fields.
+ * - `target`: the reference answer (JSON: boolean, number, string, or list); structure-producing tasks give the
+ *   rendered structure in the input's representation; formula calculation gives the Python-repr string ("11", "3.0").
+ * - `params`: the generator parameters of the structure/document/formula; `args`: the question's parameters.
+ */
+export interface HibenchRecord {
+  id: string;
+  scenario: Scenario;
+  task: string;
+  preset: string;
+  representation: Representation | null;
+  icl: IclMode;
+  compat: CompatMode;
+  system: string;
+  prompt: string;
+  question: string;
+  format: string;
+  formatCot: string;
+  exemplars: Exemplar[];
+  target: Json;
+  matcher: MatcherSpec;
+  seed: number;
+  params: Record<string, Json>;
+  args: Record<string, Json>;
+  structure?: TreeStructure;
+  /** Isomorphic task: the second structure. */
+  structure2?: TreeStructure;
+  formula?: { infix: string; prefix: string; postfix: string };
+  document?: Json;
+  semantics?: 'normal' | 'nonsense';
+}
+
+/**
+ * Which part of a suite to generate. Every list is a filter (undefined or empty = all); values are validated by the
+ * scenario and unknown values are an `E_CONFIG` error naming the valid ones.
+ */
+export interface SuiteFilter {
+  tasks?: string[];
+  presets?: string[];
+  representations?: Representation[];
+  icl?: IclMode[];
+  semantics?: ('normal' | 'nonsense')[];
+}
+
+/** Options of a scenario generator: the run seed (recorded in every record), the compat mode and the filter. */
+export interface GenerateOptions {
+  seed: number;
+  compat: CompatMode;
+  filter: SuiteFilter;
+}
+
+/** A scenario generator: a lazy, deterministic stream of records (same options => same records, byte for byte). */
+export type ScenarioGenerator = (options: GenerateOptions) => Generator<HibenchRecord>;
