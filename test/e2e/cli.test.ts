@@ -54,7 +54,12 @@ describe('hpt-bench CLI', () => {
     expect(l.datasets!.map((d) => d.id)).toEqual(expect.arrayContaining(['boolq', 'csqa', 'mmlu', 'gsm8k']));
     expect(l.ladders!.find((x) => x.id === 'hpf')!.levels).toEqual(['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge']);
     expect(l.models!.map((m) => m.id).sort()).toEqual(['baseline', 'openai']);
-    expect(l.scorers!.map((m) => m.id).sort()).toEqual(['bleu', 'boolean', 'choice', 'code-exec', 'numeric', 'rouge']);
+    expect(l.scorers!.map((m) => m.id).sort()).toEqual([
+      'bleu', 'boolean', 'choice', 'code-exec',
+      'hierarchy', 'hierarchy-hit-rate', 'hierarchy-list', 'hierarchy-number', 'hierarchy-string', 'hierarchy-structure',
+      'numeric', 'rouge',
+    ]);
+    expect(l.datasets!.map((d) => d.id)).toEqual(expect.arrayContaining(['binary-tree', 'multiple-tree', 'json', 'formula']));
     expect(l.strategies!.every((s) => s.origin === 'builtin')).toBe(true);
     const one = await runCli(['list', 'ladders', '--json']);
     expect(Object.keys(JSON.parse(one.stdout) as object)).toEqual(['ladders']);

@@ -1,0 +1,122 @@
+import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { dirname, resolve } from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { checkFilters, HptError, instantiate, type CompatMode, type Dataset, type Json } from '@hpt-bench/core';
+import Table from 'cli-table3';
+import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
+
+/** What `hpt-bench generate --json` prints: where the records went and how many per task. */
+export interface GenerateSummary {
+  dataset: string;
+  out: string;
+  records: number;
+  seed: number;
+  compat: CompatMode;
+  filters: Record<string, string[]>;
+  tasks: Record<string, number>;
+  ms: number;
+}
+
+/** Flush the buffered JSONL text when it reaches this many characters. */
+const CHUNK = 1 << 20;
+
+/**
+ * `hpt-bench generate`: write the records of a generated dataset (HiBench scenarios and community generators) as JSONL.
+ * Same parameters and seed => byte-identical file (issue #4 item 3).
+ */
+export default class Generate extends HptCommand {
+  static override summary = 'Write the samples of a generated dataset (e.g. a HiBench scenario) as JSONL.';
+  static override description = `Generates every record of the suite (or the part the filters select), one self-describing JSON object per line:
+id, scenario, task, preset, representation, icl, system, prompt, target, matcher, seed, params, args and the structure,
+formula or document it asks about. With no filters, the full default suite: all tasks x presets x representations x ICL
+modes. The file is written to a temporary name and renamed when complete. Feed it back with
+\`hpt-bench run --dataset <same dataset> --data FILE.jsonl\`.`;
+  static override examples = [
+    '<%= config.bin %> generate hibench/binary-tree --out binary.jsonl',
+    '<%= config.bin %> generate hibench/multiple-tree --task remove_node --representation hierarchy --icl zero --seed 7 --out remove.jsonl',
+    '<%= config.bin %> generate hibench/formula --preset easy --task calculate --out - | head -n 1',
+  ];
+
+  static override args = {
+    dataset: Args.string({ description: 'a generated dataset id, e.g. hibench/binary-tree, hibench/multiple-tree, hibench/json, hibench/formula', required: true }),
+  };
+
+  static override flags = {
+    out: Flags.string({ char: 'o', description: "output JSONL file ('-' for stdout)", required: true }),
+    seed: Flags.integer({ description: 'generator seed (recorded in every record)', default: 0 }),
+    compat: Flags.string({ description: "strict (the tasks' intended semantics) or reference (the authors' toolkit behaviour)", options: ['strict', 'reference'], default: 'strict' }),
+    limit: Flags.integer({ char: 'n', description: 'write only the first N records', min: 1 }),
+    ...generatorFlags,
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Generate);
+    const started = performance.now();
+    const { registry, container } = this.discover(flags.plugin);
+    const dc = registry.get('datasets', args.dataset);
+    const filters = filtersFrom(flags);
+    checkFilters(dc.id, dc.decl, filters);
+    const dataset = dc.decl.module ? await instantiate<Dataset>(container, dc) : undefined;
+    if (!dataset?.generate) {
+      throw new HptError('E_CONFIG', `dataset ${dc.qualifiedId} is not generated; \`generate\` works for generated datasets such as hibench/binary-tree (see \`hpt-bench list datasets\`)`);
+    }
+    const compat = flags.compat as CompatMode;
+    const records = dataset.generate({ seed: flags.seed, compat, filters });
+    const toStdout = flags.out === '-';
+    const path = toStdout ? '-' : resolve(flags.out);
+    const tmp = `${path}.tmp-${process.pid}`;
+    let stream: WriteStream | undefined;
+    if (!toStdout) {
+      mkdirSync(dirname(path), { recursive: true });
+      stream = createWriteStream(tmp, 'utf8');
+    }
+    const sink = stream ?? process.stdout;
+    const tasks: Record<string, number> = {};
+    let n = 0;
+    let buf = '';
+    const showCount = !toStdout && !flags.json && Boolean(process.stderr.isTTY);
+    const flush = async (): Promise<void> => {
+      if (!buf) return;
+      const ok = sink.write(buf);
+      buf = '';
+      if (!ok) await once(sink, 'drain');
+      if (showCount) process.stderr.write(`\r${n} records`);
+    };
+    try {
+      for (const r of records) {
+        buf += `${JSON.stringify(r)}\n`;
+        n++;
+        const task = typeof (r as Record<string, Json>).task === 'string' ? ((r as Record<string, Json>).task as string) : '(none)';
+        tasks[task] = (tasks[task] ?? 0) + 1;
+        if (buf.length >= CHUNK) await flush();
+        if (flags.limit !== undefined && n >= flags.limit) break;
+      }
+      await flush();
+      if (n === 0) throw new HptError('E_DATA', `the filters select no records of ${dc.qualifiedId}; nothing was written`);
+      if (stream) {
+        stream.end();
+        await once(stream, 'finish');
+        renameSync(tmp, path);
+      }
+    } catch (e) {
+      if (stream) {
+        stream.destroy();
+        rmSync(tmp, { force: true });
+      }
+      throw e;
+    }
+    if (showCount) process.stderr.write('\n');
+    const summary: GenerateSummary = { dataset: dc.qualifiedId, out: path, records: n, seed: flags.seed, compat, filters, tasks, ms: Math.round(performance.now() - started) };
+    if (flags.json) {
+      if (toStdout) process.stderr.write(`${JSON.stringify(summary)}\n`);
+      else this.printJson(summary);
+      return;
+    }
+    if (toStdout) return;
+    const t = new Table({ head: ['task', 'records'], style: tableStyle() });
+    for (const [task, count] of Object.entries(tasks)) t.push([task, String(count)]);
+    t.push(['total', String(n)]);
+    process.stdout.write(`${t.toString()}\nwrote ${n} records of ${dc.qualifiedId} (seed ${flags.seed}, ${compat}) to ${path} in ${summary.ms} ms\n`);
+  }
+}

@@ -1,0 +1,189 @@
+/**
+ * End-to-end (issue #4): `hpt-bench generate` for the HiBench scenarios and `hpt-bench run --dataset hibench/<scenario>`
+ * through the HPF ladder, with the built CLI as a process. The ladder test drives a local OpenAI-compatible server that
+ * answers each sample right at a level the test chose; HPI, level counts, call counts and the per-configuration
+ * HiBench aggregate are recomputed here independently.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertValid, type Json } from '@hpt-bench/core';
+import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
+import { runCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-'));
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+
+describe('hpt-bench generate hibench/<scenario>', () => {
+  it('writes the full binary-tree suite (4,968 records, schema-valid), byte-identical for the same seed, different for another', async () => {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    const c = join(dir, 'c.jsonl');
+    const ra = await runCli(['generate', 'hibench/binary-tree', '--out', a, '--json']);
+    expect(ra.stderr).toBe('');
+    expect(ra.code).toBe(0);
+    const summary = JSON.parse(ra.stdout) as { records: number; tasks: Record<string, number>; seed: number };
+    expect(summary.records).toBe(4968);
+    expect(summary.seed).toBe(0);
+    expect(Object.values(summary.tasks)).toEqual([828, 828, 828, 828, 828, 828]);
+    const rb = await runCli(['generate', 'hibench/binary-tree', '--out', b]);
+    expect(rb.code).toBe(0);
+    expect(rb.stdout).toMatch(/wrote 4968 records of hibench\/binary-tree/);
+    expect(sha(a)).toBe(sha(b));
+    expect((await runCli(['generate', 'hibench/binary-tree', '--seed', '1', '--out', c])).code).toBe(0);
+    expect(sha(c)).not.toBe(sha(a));
+    const records = lines(readFileSync(a, 'utf8'));
+    expect(records).toHaveLength(4968);
+    expect(new Set(records.map((r) => r.id)).size).toBe(4968);
+    for (const r of records) assertValid('hibench-record', r, `record ${r.id as string}`);
+  });
+
+  it('applies filters and writes to stdout with --out -', async () => {
+    const r = await runCli(['generate', 'hibench/formula', '--task', 'calculate', '--preset', 'easy', '--icl', 'zero', '--out', '-']);
+    expect(r.code).toBe(0);
+    const recs = lines(r.stdout);
+    // 3 notations x 1 cell x 13 items
+    expect(recs).toHaveLength(39);
+    expect(new Set(recs.map((x) => x.task))).toEqual(new Set(['calculate']));
+    expect(new Set(recs.map((x) => x.icl))).toEqual(new Set(['zero']));
+  });
+
+  it('rejects bad filters and non-generated datasets with one clear line and writes nothing', async () => {
+    const out = join(dir, 'never.jsonl');
+    const bad = await runCli(['generate', 'hibench/binary-tree', '--task', 'mirror', '--out', out]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/unknown --task 'mirror' \(did you mean 'mirror_tree'\?\)/);
+    expect(bad.stderr).not.toMatch(/\n\s+at /);
+    const notGen = await runCli(['generate', 'boolq', '--out', out]);
+    expect(notGen.code).not.toBe(0);
+    expect(notGen.stderr).toMatch(/boolq is not generated/);
+    const wrongFilter = await runCli(['generate', 'hibench/json', '--representation', 'edge', '--out', out]);
+    expect(wrongFilter.code).not.toBe(0);
+    expect(wrongFilter.stderr).toMatch(/has no filter --representation \(it accepts: --task, --preset, --icl, --semantics\)/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+/**
+ * Which level solves each sample (6 = none), from a hash of its question so every level and "unsolved" occur. Keyed by
+ * the question, not the id: small easy trees repeat, so two samples can ask the very same question.
+ */
+const levelOf = (question: string) => (createHash('md5').update(question).digest()[0]! % 6) + 1;
+/** A completion the strict matchers accept for `target` (written independently of the scorer's renderTarget). */
+const rightAnswer = (t: Json) => JSON.stringify({ answer: Array.isArray(t) ? t.join(', ') : t });
+/** Which HPF level a graded request belongs to, from the generic pack's wording. */
+function levelOfRequest(user: string): number {
+  if (user.startsWith('You are an omniscient expert in this domain.')) return 1;
+  if (user.includes('Solved sub-problems:')) return 4;
+  if (user.startsWith('Knowledge: ')) return 5;
+  if (user.includes('solved examples.')) return 3;
+  return 2;
+}
+
+describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated samples)', () => {
+  let server: TestServer;
+  let records: Record<string, Json>[];
+  const args = ['--preset', 'easy', '--representation', 'hierarchy', '--seed', '5'];
+
+  beforeAll(async () => {
+    const g = await runCli(['generate', 'hibench/multiple-tree', ...args, '--out', '-', '--limit', '40']);
+    expect(g.code).toBe(0);
+    records = lines(g.stdout);
+    expect(records).toHaveLength(40);
+    server = await startOpenAIServer((req: ReceivedRequest): Reply => {
+      const user = req.messages.at(-1)!.content;
+      if (req.messages[0]!.role !== 'system') return { text: 'step output' };
+      expect(req.messages[0]!.content).toBe(records[0]!.system);
+      // the sample whose question (with its ICL prefix) the prompt contains; the longest match wins
+      const hits = records.filter((r) => user.includes(questionOf(r)));
+      const rec = hits.sort((x, y) => questionOf(y).length - questionOf(x).length)[0];
+      if (!rec) return { text: '{"answer": "unknown sample"}' };
+      return { text: levelOfRequest(user) === levelOf(questionOf(rec)) ? `Reasoning...\n${rightAnswer(rec.target)}` : '{"answer": "zzz"}' };
+    });
+  });
+  afterAll(async () => server?.close());
+
+  const questionOf = (r: Record<string, Json>) => (r.prompt as string).slice(0, (r.prompt as string).length - (r.format as string).length).replace(/\n$/, '');
+
+  it('climbs the ladder per sample: HPI, level counts, calls and the HiBench aggregate match an independent count', async () => {
+    const out = join(dir, 'run.jsonl');
+    const r = await runCli(
+      ['run', '--dataset', 'hibench/multiple-tree', ...args, '--limit', '40', '--model', 'openai:test', '--base-url', `${server.url}/v1`, '--store', join(dir, 'run.db'), '--out', out, '--json'],
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as { n: number; hpi: number; hpiDataset: number; levelCounts: Record<string, number>; calls: number; metrics: { accuracy: number; hibenchAll: { overall: number; configs: Record<string, number> } } };
+    const levels = records.map((x) => levelOf(questionOf(x)));
+    const hpi = levels.reduce((a, l) => a + (l <= 5 ? l : 5 + 2.6), 0) / levels.length;
+    const callsPerLevel = [1, 1, 1, 3, 4];
+    const calls = levels.reduce((a, l) => a + callsPerLevel.slice(0, Math.min(l, 5)).reduce((x, y) => x + y, 0), 0);
+    expect(s.n).toBe(40);
+    expect(s.hpiDataset).toBe(2.6);
+    expect(s.hpi).toBeCloseTo(hpi, 10);
+    for (let l = 1; l <= 5; l++) expect(s.levelCounts[String(l)]).toBe(levels.filter((x) => x === l).length);
+    expect(s.levelCounts.unsolved).toBe(levels.filter((x) => x === 6).length);
+    expect(s.calls).toBe(calls);
+    // per-configuration accuracy -> task -> scenario, from the --out lines' meta (spec §4.4-4.5)
+    const outLines = lines(readFileSync(out, 'utf8'));
+    expect(outLines.map((l) => l.sampleId)).toEqual(records.map((x) => x.id));
+    const byConfig = new Map<string, { task: string; solved: number[] }>();
+    for (const l of outLines) {
+      const meta = l.meta as Record<string, string>;
+      const e = byConfig.get(meta.config!) ?? { task: meta.task!, solved: [] };
+      e.solved.push(l.solved ? 1 : 0);
+      byConfig.set(meta.config!, e);
+    }
+    const byTask = new Map<string, number[]>();
+    for (const e of byConfig.values()) byTask.set(e.task, [...(byTask.get(e.task) ?? []), e.solved.reduce((a, b) => a + b, 0) / e.solved.length]);
+    const taskScores = [...byTask.values()].map((v) => v.reduce((a, b) => a + b, 0) / v.length);
+    expect(s.metrics.hibenchAll.overall).toBeCloseTo(taskScores.reduce((a, b) => a + b, 0) / taskScores.length, 10);
+    expect(Object.keys(s.metrics.hibenchAll.configs).sort()).toEqual([...byConfig.keys()].sort());
+  });
+
+  it('the oracle solves every generated sample at level 1, strict and reference, for every scenario', async () => {
+    for (const [dataset, compat] of [['hibench/binary-tree', 'strict'], ['hibench/multiple-tree', 'reference'], ['hibench/json', 'strict'], ['hibench/formula', 'reference'], ['hibench/multiple-tree', 'strict']] as const) {
+      const r = await runCli(['run', '--dataset', dataset, '--compat', compat, '--limit', '60', '--model', 'baseline:oracle', '--store', join(dir, 'oracle.db'), '--json']);
+      expect(r.code, `${dataset} ${compat}: ${r.stderr}`).toBe(0);
+      const s = JSON.parse(r.stdout) as { n: number; hpi: number; levelCounts: Record<string, number> };
+      expect(s, `${dataset} ${compat}`).toMatchObject({ n: 60, hpi: 1, levelCounts: { '1': 60 } });
+    }
+  });
+
+  it('runs a file written by generate exactly like the on-the-fly stream (random baseline, same seed)', async () => {
+    const file = join(dir, 'formula.jsonl');
+    expect((await runCli(['generate', 'hibench/formula', '--preset', 'medium', '--seed', '2', '--out', file])).code).toBe(0);
+    const common = ['--model', 'baseline:random', '--seed', '2', '--preset', 'medium', '--limit', '50', '--store', join(dir, 'rand.db'), '--json'];
+    const fly = await runCli(['run', '--dataset', 'hibench/formula', ...common]);
+    const fromFile = await runCli(['run', '--dataset', 'hibench/formula', '--data', file, ...common]);
+    expect(fly.code, fly.stderr).toBe(0);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    const a = JSON.parse(fly.stdout) as { hpi: number; levelCounts: Record<string, number> };
+    const b = JSON.parse(fromFile.stdout) as { hpi: number; levelCounts: Record<string, number> };
+    expect(b.hpi).toBe(a.hpi);
+    expect(b.levelCounts).toEqual(a.levelCounts);
+  });
+
+  it('bad input: unknown filters, filters on a non-generated dataset, a corrupt file line, a split — one clear line each', async () => {
+    const store = join(dir, 'bad.db');
+    const unknownTask = await runCli(['run', '--dataset', 'hibench/multiple-tree', '--task', 'depth', '--model', 'baseline:oracle', '--store', store]);
+    expect(unknownTask.code).not.toBe(0);
+    expect(unknownTask.stderr).toMatch(/unknown --task 'depth' \(did you mean 'node_depth'\?\)/);
+    const boolq = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--task', 'x', '--model', 'baseline:oracle', '--store', store]);
+    expect(boolq.code).not.toBe(0);
+    expect(boolq.stderr).toMatch(/dataset boolq is not generated/);
+    const split = await runCli(['run', '--dataset', 'hibench/json', '--split', 'mini', '--model', 'baseline:oracle', '--store', store]);
+    expect(split.code).not.toBe(0);
+    expect(split.stderr).toMatch(/generated and has no splits/);
+    const file = join(dir, 'corrupt.jsonl');
+    const good = lines((await runCli(['generate', 'hibench/formula', '--limit', '2', '--out', '-'])).stdout);
+    writeFileSync(file, `${JSON.stringify(good[0])}\n${JSON.stringify({ ...good[1], matcher: { type: 'fuzzy' } })}\n`);
+    const corrupt = await runCli(['run', '--dataset', 'hibench/formula', '--data', file, '--model', 'baseline:oracle', '--store', store]);
+    expect(corrupt.code).not.toBe(0);
+    expect(corrupt.stderr).toMatch(/corrupt\.jsonl record 2/);
+    expect(corrupt.stderr).toMatch(/matcher/);
+    for (const x of [unknownTask, boolq, split, corrupt]) expect(x.stderr).not.toMatch(/\n\s+at /);
+  });
+});
