@@ -11,7 +11,6 @@ import {
   LadderEngine,
   loadPromptPack,
   RunStore,
-  SingleCallStrategy,
   withGenericInput,
   type DatasetDecl,
   type Model,
@@ -19,7 +18,7 @@ import {
   type Sample,
   type Scorer,
 } from '@hpt-bench/core';
-import { GeneratedKnowledge, LeastToMost } from '../../plugins/hpf-strategies/src/index.js';
+import { hpfLevels } from '../helpers/ladder.js';
 
 const sample: Sample = {
   id: 'g1',
@@ -60,13 +59,7 @@ describe('generic prompt pack (DESIGN.md "Prompt packs")', () => {
   it('drives all five levels: the pack system message on graded calls only, {pred} chained, meta kept on the result', async () => {
     const model = recorder();
     const engine = new LadderEngine({
-      levels: [
-        { level: 1, strategyId: 'role', strategy: new SingleCallStrategy('role') },
-        { level: 2, strategyId: 'zero-shot-cot', strategy: new SingleCallStrategy('zero-shot-cot') },
-        { level: 3, strategyId: 'three-shot-cot', strategy: new SingleCallStrategy('three-shot-cot') },
-        { level: 4, strategyId: 'least-to-most', strategy: new LeastToMost() },
-        { level: 5, strategyId: 'generated-knowledge', strategy: new GeneratedKnowledge({}) },
-      ],
+      levels: hpfLevels(),
       model,
       knowledgeModel: model,
       scorer: never,

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LadderEngine, loadPromptPack, SingleCallStrategy, type GradedOutput, type Model, type ModelRequest, type Sample, type Scorer } from '@hpt-bench/core';
+import { LadderEngine, loadPromptPack, type GradedOutput, type Model, type ModelRequest, type Sample, type Scorer } from '@hpt-bench/core';
 import { GeneratedKnowledge, LeastToMost } from '../../plugins/hpf-strategies/src/index.js';
+import { hpfLevels } from '../helpers/ladder.js';
 import { ROOT } from '../helpers/cli.js';
 
 const pack = (id: string) => loadPromptPack(join(ROOT, 'plugins/hpt-datasets/packs', `${id}.json`));
@@ -31,13 +32,7 @@ const csqaSample: Sample = { id: 'q1', index: 0, input: { question: 'Where is mi
 
 function engine(model: Model, packId: string, compat: 'strict' | 'reference' = 'strict', hpiDataset = 2.52) {
   return new LadderEngine({
-    levels: [
-      { level: 1, strategyId: 'role', strategy: new SingleCallStrategy('role') },
-      { level: 2, strategyId: 'zero-shot-cot', strategy: new SingleCallStrategy('zero-shot-cot') },
-      { level: 3, strategyId: 'three-shot-cot', strategy: new SingleCallStrategy('three-shot-cot') },
-      { level: 4, strategyId: 'least-to-most', strategy: new LeastToMost() },
-      { level: 5, strategyId: 'generated-knowledge', strategy: new GeneratedKnowledge({}) },
-    ],
+    levels: hpfLevels(),
     model,
     knowledgeModel: model,
     scorer: exact,

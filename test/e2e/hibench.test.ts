@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertValid, type Json } from '@hpt-bench/core';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-'));
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -115,7 +115,7 @@ describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated sa
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const s = JSON.parse(r.stdout) as { n: number; hpi: number; hpiDataset: number; levelCounts: Record<string, number>; calls: number; metrics: { accuracy: number; hibenchAll: { overall: number; configs: Record<string, number> } } };
+    const s = JSON.parse(r.stdout) as { n: number; hpi: number; hpiDataset: number; levelCounts: Record<string, number>; calls: number; metrics: { meanScore: number; hibenchAll: { overall: number; configs: Record<string, number> } } };
     const levels = records.map((x) => levelOf(questionOf(x)));
     const hpi = levels.reduce((a, l) => a + (l <= 5 ? l : 5 + 2.6), 0) / levels.length;
     const callsPerLevel = [1, 1, 1, 3, 4];
@@ -139,6 +139,7 @@ describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated sa
     const byTask = new Map<string, number[]>();
     for (const e of byConfig.values()) byTask.set(e.task, [...(byTask.get(e.task) ?? []), e.solved.reduce((a, b) => a + b, 0) / e.solved.length]);
     const taskScores = [...byTask.values()].map((v) => v.reduce((a, b) => a + b, 0) / v.length);
+    expect(s.metrics.meanScore).toBeCloseTo(levels.filter((l) => l <= 5).length / 40, 10);
     expect(s.metrics.hibenchAll.overall).toBeCloseTo(taskScores.reduce((a, b) => a + b, 0) / taskScores.length, 10);
     expect(Object.keys(s.metrics.hibenchAll.configs).sort()).toEqual([...byConfig.keys()].sort());
   });
@@ -185,5 +186,40 @@ describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated sa
     expect(corrupt.stderr).toMatch(/corrupt\.jsonl record 2/);
     expect(corrupt.stderr).toMatch(/matcher/);
     for (const x of [unknownTask, boolq, split, corrupt]) expect(x.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('a code-free dataset with no prompt pack, scored by the hierarchy scorer family (plugin fixture)', () => {
+  const plugin = join(ROOT, 'test/fixtures/hierarchy-data-plugin');
+  let server: TestServer;
+  const reversed: Record<string, string> = { o1: 'Dev2, Dev1', o2: 'Cy, Bo', o3: 'Eve, Cal, Dee', o4: 'Y, X' };
+  beforeAll(async () => {
+    // right (in another order: a multiset match) only at level 2, and only when the answer format was shown
+    server = await startOpenAIServer((req) => {
+      const user = req.messages.at(-1)!.content;
+      const id = Object.keys(reversed).find((k) => user.includes(QUESTIONS[k]!));
+      const level2 = req.messages[0]!.role === 'system' && user.includes("Let's think step by step.");
+      return { text: id && level2 ? `So: {"answer": "${reversed[id]}"}` : '{"answer": "nobody"}' };
+    });
+  });
+  afterAll(async () => server?.close());
+  const QUESTIONS: Record<string, string> = Object.fromEntries(
+    readFileSync(join(plugin, 'data/org-chart.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => {
+      const r = JSON.parse(l) as { id: string; question: string };
+      return [r.id, r.question];
+    }),
+  );
+
+  it('the generic pack supplies the five levels and the list matcher from the scorer options grades them', async () => {
+    const r = await runCli(['run', '--plugin', plugin, '--dataset', 'org-chart', '--model', 'openai:test', '--base-url', `${server.url}/v1`, '--store', join(dir, 'org.db'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { n: number; hpi: number; levelCounts: Record<string, number> };
+    expect(s).toMatchObject({ n: 4, hpi: 2, levelCounts: { '1': 0, '2': 4, unsolved: 0 } });
+    const first = server.requests.find((q) => q.messages.at(-1)!.content.includes(QUESTIONS.o1!))!;
+    expect(first.messages[0]).toEqual({ role: 'system', content: 'Provide the answer at the start of first sentence' });
+    expect(first.messages[1]!.content).toBe(`You are an omniscient expert in this domain. ${QUESTIONS.o1}\nReply with {"answer": "name, name"}.`);
+    const oracle = await runCli(['run', '--plugin', plugin, '--dataset', 'org-chart', '--model', 'baseline:oracle', '--compat', 'reference', '--store', join(dir, 'org.db'), '--json']);
+    expect(oracle.code, oracle.stderr).toBe(0);
+    expect(JSON.parse(oracle.stdout)).toMatchObject({ n: 4, hpi: 1 });
   });
 });

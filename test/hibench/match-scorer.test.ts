@@ -193,7 +193,7 @@ describe('randomAnswer', () => {
 });
 
 describe('createAggregator', () => {
-  it('collects rows from sample meta and reports accuracy, hibench and hibenchAll', () => {
+  it('collects rows from sample meta and reports meanScore, hibench and hibenchAll', () => {
     const scorer = new HierarchyScorer();
     const agg = scorer.createAggregator(STRICT);
     const m = (task: string, config: string, icl = 'zero'): Record<string, Json> => ({ scenario: 'binary-tree', task, config, icl });
@@ -201,8 +201,8 @@ describe('createAggregator', () => {
     agg.add(sample(true, { type: 'string' }, m('balance', 'c1')), 'false', false);
     agg.add(sample([1], { type: 'list' }, m('prefix_traversal', 'c2')), '1', true);
     agg.add(sample([1], { type: 'list' }, m('prefix_traversal', 'c3', 'few')), '2', false);
-    const r = agg.result() as { accuracy: number; hibench: Record<string, Json>; hibenchAll: Record<string, Json> };
-    expect(r.accuracy).toBe(0.5);
+    const r = agg.result() as { meanScore: number; hibench: Record<string, Json>; hibenchAll: Record<string, Json> };
+    expect(r.meanScore).toBe(0.5);
     expect(r.hibench['tasks']).toEqual({ 'binary-tree/balance': 0.5, 'binary-tree/prefix_traversal': 1 });
     expect(r.hibench['overall']).toBe(0.75);
     expect(r.hibench['n']).toBe(3);
@@ -214,8 +214,8 @@ describe('createAggregator', () => {
     const agg = new HierarchyHitRateScorer().createAggregator(STRICT);
     agg.add({ id: 'p1', index: 0, input: {}, target: ['a, b, c'] }, 'a, b', false);
     agg.add({ id: 'p2', index: 1, input: {}, target: ['a, b, c'] }, null, false);
-    const r = agg.result() as { accuracy: number; hibench: { scenarios: Record<string, number> } };
-    expect(r.accuracy).toBeCloseTo(1 / 3, 12);
+    const r = agg.result() as { meanScore: number; hibench: { scenarios: Record<string, number> } };
+    expect(r.meanScore).toBeCloseTo(1 / 3, 12);
     expect(Object.keys(r.hibench.scenarios)).toEqual(['unknown']);
   });
 });

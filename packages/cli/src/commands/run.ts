@@ -167,6 +167,27 @@ async function writeOut(store: RunStore, runId: string, path: string, samples: n
   }
 }
 
+/** Objects with more entries than this are summarised in the table (the full values are in `--json`). */
+const MAX_TABLE_ENTRIES = 8;
+
+/**
+ * Table rows of the dataset metrics: numbers to 4 decimals, nested objects flattened to dotted names (e.g.
+ * `hibench.scenarios.binary-tree`), and objects with many entries (per-configuration accuracies) summarised.
+ */
+export function metricRows(metrics: Record<string, Json>, prefix = ''): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const [k, v] of Object.entries(metrics)) {
+    const name = prefix + k;
+    if (typeof v === 'number') rows.push([name, Number.isInteger(v) ? String(v) : v.toFixed(4)]);
+    else if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const n = Object.keys(v).length;
+      if (n > MAX_TABLE_ENTRIES) rows.push([name, `${n} values (see --json)`]);
+      else rows.push(...metricRows(v, `${name}.`));
+    } else rows.push([name, typeof v === 'string' ? v : JSON.stringify(v)]);
+  }
+  return rows;
+}
+
 /** The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20). */
 export function renderSummary(s: RunSummary, storePath: string): string {
   const t = new Table({ style: tableStyle(), head: ['', s.dataset] });
@@ -174,7 +195,7 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
   if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);
-  for (const [k, v] of Object.entries(s.metrics ?? {})) t.push([k, typeof v === 'number' ? v.toFixed(4) : typeof v === 'string' ? v : JSON.stringify(v)]);
+  for (const [k, v] of metricRows(s.metrics ?? {})) t.push([k, v]);
   t.push(['model calls', String(s.calls)], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
   return `${t.toString()}\nrun ${s.runId} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;

@@ -264,7 +264,7 @@ export class HierarchyScorer implements Scorer {
    * from `sample.meta` (missing scenario/task → "unknown"; missing config → the present fields of scenario, task,
    * preset, representation, icl, semantics joined by "/"); score = solved ? 1 : 0, except for hit-rate samples, whose
    * fractional score is recomputed from the recorded prediction (the extracted answer) with `hitRateOfExtracted`.
-   * `result()` = `{ accuracy: mean score of all rows, hibench: aggregateScores(rows) (zero-shot, no nonsense),
+   * `result()` = `{ meanScore: mean score of all rows (the run's accuracy unless hit-rate fractions occur), hibench: aggregateScores(rows) (zero-shot, no nonsense),
    * hibenchAll: aggregateScores(rows, no filters) }`, fractions in [0, 1].
    */
   createAggregator(ctx: ScoreContext): MetricAggregator {
@@ -292,9 +292,9 @@ export class HierarchyScorer implements Scorer {
         rows.push(row);
       },
       result: (): Record<string, Json> => {
-        const accuracy = rows.length === 0 ? 0 : rows.reduce((a, r) => a + r.score, 0) / rows.length;
+        const meanScore = rows.length === 0 ? 0 : rows.reduce((a, r) => a + r.score, 0) / rows.length;
         return {
-          accuracy,
+          meanScore,
           hibench: aggregateScores(rows) as unknown as Json,
           hibenchAll: aggregateScores(rows, { zeroShotOnly: false, excludeNonsense: false }) as unknown as Json,
         };
