@@ -24,7 +24,10 @@ describe('RunStore (real SQLite file)', () => {
     const s = new RunStore(path);
     s.createRun({ id: 'r1', dataset: 'csqa', model: 'm', mode: 'manual', config: { seed: 1 } });
     for (const [i, l] of [[2, 1], [0, 3], [1, null]] as const) s.saveSample('r1', result(i, l));
-    expect(s.aggregate('r1')).toEqual({ n: 3, hpiSum: 1 + 3 + 7.52, solved: 2, levelCounts: { '1': 1, '3': 1 }, unsolved: 1, calls: 1 + 3 + 5, promptTokens: 90, completionTokens: 18 });
+    const agg = s.aggregate('r1');
+    expect(agg).toMatchObject({ n: 3, hpiSum: 1 + 3 + 7.52, solved: 2, levelCounts: { '1': 1, '3': 1 }, unsolved: 1, errored: 0, calls: 1 + 3 + 5, cachedCalls: 0, promptTokens: 90, completionTokens: 18 });
+    // one call per attempt: level 1 is tried by all three samples, level 2-3 by two, levels 4-5 by the unsolved one
+    expect(agg.usageByLevel.map((u) => [u.level, u.calls, u.promptTokens])).toEqual([[1, 3, 30], [2, 2, 20], [3, 2, 20], [4, 1, 10], [5, 1, 10]]);
     const back = [...s.iterSamples('r1')];
     expect(back.map((r) => r.index)).toEqual([0, 1, 2]);
     expect(back[1]).toEqual(result(1, null));

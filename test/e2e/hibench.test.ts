@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertValid, type Json } from '@hpt-bench/core';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { expectedRun, levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-'));
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -67,22 +68,6 @@ describe('hpt-bench generate hibench/<scenario>', () => {
   });
 });
 
-/**
- * Which level solves each sample (6 = none), from a hash of its question so every level and "unsolved" occur. Keyed by
- * the question, not the id: small easy trees repeat, so two samples can ask the very same question.
- */
-const levelOf = (question: string) => (createHash('md5').update(question).digest()[0]! % 6) + 1;
-/** A completion the strict matchers accept for `target` (written independently of the scorer's renderTarget). */
-const rightAnswer = (t: Json) => JSON.stringify({ answer: Array.isArray(t) ? t.join(', ') : t });
-/** Which HPF level a graded request belongs to, from the generic pack's wording. */
-function levelOfRequest(user: string): number {
-  if (user.startsWith('You are an omniscient expert in this domain.')) return 1;
-  if (user.includes('Solved sub-problems:')) return 4;
-  if (user.startsWith('Knowledge: ')) return 5;
-  if (user.includes('solved examples.')) return 3;
-  return 2;
-}
-
 describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated samples)', () => {
   let server: TestServer;
   let records: Record<string, Json>[];
@@ -97,16 +82,12 @@ describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated sa
       const user = req.messages.at(-1)!.content;
       if (req.messages[0]!.role !== 'system') return { text: 'step output' };
       expect(req.messages[0]!.content).toBe(records[0]!.system);
-      // the sample whose question (with its ICL prefix) the prompt contains; the longest match wins
-      const hits = records.filter((r) => user.includes(questionOf(r)));
-      const rec = hits.sort((x, y) => questionOf(y).length - questionOf(x).length)[0];
+      const rec = recordFor(records, user);
       if (!rec) return { text: '{"answer": "unknown sample"}' };
       return { text: levelOfRequest(user) === levelOf(questionOf(rec)) ? `Reasoning...\n${rightAnswer(rec.target)}` : '{"answer": "zzz"}' };
     });
   });
   afterAll(async () => server?.close());
-
-  const questionOf = (r: Record<string, Json>) => (r.prompt as string).slice(0, (r.prompt as string).length - (r.format as string).length).replace(/\n$/, '');
 
   it('climbs the ladder per sample: HPI, level counts, calls and the HiBench aggregate match an independent count', async () => {
     const out = join(dir, 'run.jsonl');
@@ -116,10 +97,7 @@ describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated sa
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout) as { n: number; hpi: number; hpiDataset: number; levelCounts: Record<string, number>; calls: number; metrics: { meanScore: number; hibenchAll: { overall: number; configs: Record<string, number> } } };
-    const levels = records.map((x) => levelOf(questionOf(x)));
-    const hpi = levels.reduce((a, l) => a + (l <= 5 ? l : 5 + 2.6), 0) / levels.length;
-    const callsPerLevel = [1, 1, 1, 3, 4];
-    const calls = levels.reduce((a, l) => a + callsPerLevel.slice(0, Math.min(l, 5)).reduce((x, y) => x + y, 0), 0);
+    const { hpi, calls, levels } = expectedRun(records, 2.6);
     expect(s.n).toBe(40);
     expect(s.hpiDataset).toBe(2.6);
     expect(s.hpi).toBeCloseTo(hpi, 10);

@@ -13,8 +13,11 @@ export interface ReceivedRequest {
   authorization: string | undefined;
 }
 
-/** What the test's rule answers: a completion (optionally with per-token logprobs), or an HTTP error. */
-export type Reply = { text: string; logprobs?: number[] } | { status: number; body?: unknown; headers?: Record<string, string> };
+/**
+ * What the test's rule answers: a completion (optionally with per-token logprobs, optionally after `delayMs`), an HTTP
+ * error, or `drop` (the connection is destroyed without a response, like a crashed proxy).
+ */
+export type Reply = { text: string; logprobs?: number[]; delayMs?: number } | { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true };
 
 /** A running OpenAI-compatible test server on 127.0.0.1. */
 export interface TestServer {
@@ -56,10 +59,15 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
         } catch (e) {
           reply = { status: 500, body: { error: { message: `test rule failed: ${(e as Error).message}` } } };
         }
+        if ('drop' in reply) {
+          req.socket.destroy();
+          return;
+        }
         if ('status' in reply) {
           res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(JSON.stringify(reply.body ?? { error: { message: `HTTP ${reply.status}` } }));
           return;
         }
+        if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         const prompt = received.messages.map((m) => m.content).join('\n');
         const completionTokens = reply.logprobs?.length ?? Math.max(1, Math.ceil(reply.text.length / 4));
         const payload = {
@@ -86,6 +94,10 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -84,12 +84,19 @@ export interface ModelResponse {
   usage: Usage;
   finishReason: string;
   latencyMs?: number;
+  /** true when the response came from the model-call cache (no request was made; issue #5) */
+  cached?: boolean;
 }
 
 /** A model plugin: anything that turns a request into text. Errors a user can fix are thrown as `HptError`. */
 export interface Model {
   /** Display id, e.g. `openai:gpt-4o` or `baseline:oracle`. */
   readonly id: string;
+  /**
+   * Where requests go (e.g. the base URL `http://127.0.0.1:8000/v1`); part of the cache key, and the unit of the
+   * adaptive concurrency limit (issue #5). Absent for local deterministic models (baselines).
+   */
+  readonly endpoint?: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
 }
 
@@ -187,6 +194,8 @@ export interface CallRecord {
   finishReason: string;
   /** Mean exp(logprob) of the generated tokens when logprobs were returned (knowledge ranking, hpt.md §9 #10). */
   meanTokenProb?: number | null;
+  /** true when answered from the model-call cache: no request was made and nothing was paid (issue #5) */
+  cached?: boolean;
 }
 
 /** What a strategy returns: the graded output and notes (e.g. how knowledge was chosen). Calls are recorded by the engine. */

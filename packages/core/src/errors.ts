@@ -17,5 +17,39 @@ export class HptError extends Error {
 
 /** True when `e` is an `HptError` (also across duplicated module copies, by name and code). */
 export function isHptError(e: unknown): e is HptError {
-  return e instanceof HptError || (e instanceof Error && e.name === 'HptError' && typeof (e as HptError).code === 'string');
+  return e instanceof HptError || (e instanceof Error && (e.name === 'HptError' || e.name === 'ModelCallError') && typeof (e as HptError).code === 'string');
+}
+
+/** Why a model call failed (issue #5): decides whether it is retried and how the run records it. */
+export type ModelCallErrorKind = 'rate-limit' | 'server' | 'timeout' | 'connection' | 'client';
+
+/**
+ * A failed model call that is not the user's configuration error: HTTP 429 (`rate-limit`), 5xx (`server`), a timeout,
+ * a dropped or refused connection (`connection`), or another 4xx such as a context-length error (`client`, not
+ * retryable). `retryAfterMs` is the server's `retry-after-ms` / `retry-after` hint when it sent one. The ModelClient
+ * retries the retryable kinds; when retries are exhausted the sample is recorded as errored with this message.
+ * Auth failures (401/403) and an unknown model (404) stay plain `HptError`s (`E_AUTH`, `E_ENDPOINT`): they end the run.
+ */
+export class ModelCallError extends HptError {
+  readonly kind: ModelCallErrorKind;
+  readonly status?: number;
+  readonly retryAfterMs?: number;
+
+  constructor(kind: ModelCallErrorKind, message: string, options?: { status?: number; retryAfterMs?: number; cause?: unknown }) {
+    super('E_MODEL_CALL', message, { cause: options?.cause });
+    this.name = 'ModelCallError';
+    this.kind = kind;
+    if (options?.status !== undefined) this.status = options.status;
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
+  }
+
+  /** Whether another attempt may succeed (everything but `client`). */
+  get retryable(): boolean {
+    return this.kind !== 'client';
+  }
+}
+
+/** True when `e` is a `ModelCallError` (also across duplicated module copies). */
+export function isModelCallError(e: unknown): e is ModelCallError {
+  return e instanceof ModelCallError || (e instanceof Error && e.name === 'ModelCallError' && typeof (e as ModelCallError).kind === 'string');
 }

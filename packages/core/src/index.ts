@@ -21,3 +21,7 @@ export * from './store/store.js';
 export * from './run/pool.js';
 export * from './run/rng.js';
 export * from './run/run.js';
+export * from './run/retry.js';
+export * from './run/limiter.js';
+export * from './run/client.js';
+export * from './store/cache.js';

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { inject, injectable } from 'tsyringe';
-import { HptError, Tokens, type Json, type Model, type ModelRequest, type ModelResponse } from '@hpt-bench/core';
+import { HptError, ModelCallError, parseRetryAfter, Tokens, type Json, type Model, type ModelRequest, type ModelResponse } from '@hpt-bench/core';
 
 /** Options of the `openai` model contribution (validated against its manifest schema). */
 export interface OpenAIModelOptions {
@@ -10,7 +10,11 @@ export interface OpenAIModelOptions {
   apiKeyEnv?: string;
   /** per-request timeout in milliseconds; default 600000 */
   timeoutMs?: number;
-  /** SDK retries on 429/5xx/connection errors (honouring retry-after); default 2 */
+  /**
+   * retries inside the openai SDK; default 0. hpt-bench's ModelClient retries failed calls itself (backoff, retry-after,
+   * adaptive concurrency on 429 — issue #5), so leave this at 0 under `hpt-bench run`: SDK retries would hide 429s from
+   * the limiter and multiply the retry budget. Useful only when the model is used on its own.
+   */
   maxRetries?: number;
 }
 
@@ -22,6 +26,8 @@ export interface OpenAIModelOptions {
 @injectable()
 export class OpenAIChatModel implements Model {
   readonly id: string;
+  /** The base URL requests go to (the cache key's endpoint and the unit of the adaptive concurrency limit; issue #5). */
+  readonly endpoint: string;
   private readonly client: OpenAI;
   private readonly baseUrl: string;
   private readonly keyEnv: string;
@@ -38,19 +44,23 @@ export class OpenAIChatModel implements Model {
     this.keyEnv = o.apiKeyEnv ?? 'OPENAI_API_KEY';
     const baseURL = o.baseUrl ?? process.env.OPENAI_BASE_URL ?? undefined;
     this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
+    this.endpoint = this.baseUrl;
     const key = process.env[this.keyEnv];
     if (!key && !baseURL) {
       throw new HptError('E_AUTH', `no API key: set ${this.keyEnv} (or name another variable with --api-key-env), or point --base-url at a local OpenAI-compatible server`);
     }
     // Local servers (vLLM, Ollama, llama.cpp) accept any key; the SDK insists on one.
     this.apiKey = key ?? 'EMPTY';
-    this.client = new OpenAI({ apiKey: this.apiKey, baseURL, timeout: o.timeoutMs ?? 600_000, maxRetries: o.maxRetries ?? 2 });
+    this.client = new OpenAI({ apiKey: this.apiKey, baseURL, timeout: o.timeoutMs ?? 600_000, maxRetries: o.maxRetries ?? 0 });
   }
 
   /**
    * One chat completion. Sends messages, temperature, top_p, max_tokens, seed, and logprobs when asked.
-   * @throws HptError `E_AUTH` on HTTP 401/403, `E_ENDPOINT` when the endpoint is unreachable, times out, does not know
-   *   the model (404) or answers another error after the SDK's retries. Messages never contain the key.
+   * @throws `ModelCallError` (retryable by the ModelClient, issue #5 item 3): `rate-limit` on HTTP 429 (with
+   *   `retryAfterMs` from `retry-after-ms` / `retry-after`), `server` on 5xx, `timeout` when no answer came within
+   *   `timeoutMs` (or HTTP 408), `connection` when the endpoint is unreachable or dropped the connection; not retryable:
+   *   `client` on other 4xx (e.g. 400 context length, 422). `HptError` `E_AUTH` on HTTP 401/403 and `E_ENDPOINT` when the
+   *   endpoint does not know the model (404) or answers without choices: these end the run. Messages never contain the key.
    */
   async generate(request: ModelRequest): Promise<ModelResponse> {
     const started = performance.now();
@@ -82,17 +92,35 @@ export class OpenAIChatModel implements Model {
 
   private explain(e: unknown): HptError {
     const redact = (s: string) => (this.apiKey && this.apiKey !== 'EMPTY' ? s.split(this.apiKey).join('[redacted]') : s);
-    if (e instanceof APIConnectionTimeoutError) return new HptError('E_ENDPOINT', `request to ${this.baseUrl} timed out (model ${this.model}); raise --timeout or check the server`);
+    const where = `${this.baseUrl} (model ${this.model})`;
+    // APIConnectionTimeoutError extends APIConnectionError: test it first
+    if (e instanceof APIConnectionTimeoutError) {
+      return new ModelCallError('timeout', `request to ${this.baseUrl} timed out (model ${this.model}); raise --timeout or check the server`);
+    }
     if (e instanceof APIConnectionError) {
-      return new HptError('E_ENDPOINT', `cannot reach ${this.baseUrl} (${redact(String((e.cause as Error | undefined)?.message ?? e.message))}); check --base-url / OPENAI_BASE_URL and that the server is running`);
+      return new ModelCallError(
+        'connection',
+        `cannot reach ${this.baseUrl} (${redact(String((e.cause as Error | undefined)?.message ?? e.message))}); check --base-url / OPENAI_BASE_URL and that the server is running`,
+      );
     }
     if (e instanceof APIError) {
-      if (e.status === 401 || e.status === 403) {
-        return new HptError('E_AUTH', `HTTP ${e.status} from ${this.baseUrl}: the API key in ${this.keyEnv} was rejected; set a valid key (or --api-key-env NAME)`);
+      const status = e.status;
+      if (status === 401 || status === 403) {
+        return new HptError('E_AUTH', `HTTP ${status} from ${this.baseUrl}: the API key in ${this.keyEnv} was rejected; set a valid key (or --api-key-env NAME)`);
       }
-      if (e.status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.baseUrl}: model '${this.model}' or the chat completions route was not found`);
-      return new HptError('E_ENDPOINT', `HTTP ${e.status ?? '?'} from ${this.baseUrl} (model ${this.model}): ${redact(e.message)}`);
+      if (status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.baseUrl}: model '${this.model}' or the chat completions route was not found`);
+      const message = `HTTP ${status ?? '?'} from ${where}: ${redact(e.message)}`;
+      const retryAfterMs = parseRetryAfter(e.headers);
+      const extra = { ...(status !== undefined ? { status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+      if (status === 429) return new ModelCallError('rate-limit', message, extra);
+      if (status === 408) return new ModelCallError('timeout', message, extra);
+      if (status === undefined || status >= 500) return new ModelCallError('server', message, extra);
+      return new ModelCallError('client', message, extra);
     }
-    return new HptError('E_ENDPOINT', `request to ${this.baseUrl} failed: ${redact((e as Error)?.message ?? String(e))}`);
+    // not an SDK error: the body could not be read (connection dropped mid-response) or was not JSON
+    const cause = (e as Error | undefined)?.cause as Error | undefined;
+    const detail = redact(`${(e as Error)?.message ?? String(e)}${cause?.message ? ` (${cause.message})` : ''}`);
+    if (e instanceof SyntaxError) return new ModelCallError('server', `${where} answered with a malformed response: ${detail}`);
+    return new ModelCallError('connection', `request to ${this.baseUrl} failed: ${detail}`);
   }
 }

@@ -1,9 +1,9 @@
-import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { Flags } from '@oclif/core';
-import { createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, Tokens, type Json, type RunConfig, type RunSummary } from '@hpt-bench/core';
+import { Flags, type Interfaces } from '@oclif/core';
+import { assertValid, createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
 import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
@@ -22,11 +22,11 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
   ];
 
   static override flags = {
-    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`)', required: true }),
+    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`); required unless --resume' }),
     data: Flags.string({ description: 'read samples from this .json/.jsonl file (Hugging Face field layout or the HPT representative-set layout)' }),
     split: Flags.string({ description: "split: a shipped one such as 'mini', or a Hugging Face split (default: the paper's)" }),
     limit: Flags.integer({ char: 'n', description: 'evaluate only the first N samples', min: 1 }),
-    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model', required: true }),
+    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model; required unless --resume' }),
     'knowledge-model': Flags.string({ description: 'model that generates knowledge at the generated-knowledge level (default: --model)' }),
     ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
     'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
@@ -35,7 +35,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     'top-p': Flags.string({ description: 'nucleus sampling top-p', default: '0.9' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens per call', default: 1024, min: 1 }),
     seed: Flags.integer({ description: 'run seed (recorded; sent to the endpoint as `seed` when given; seeds the baselines)' }),
-    concurrency: Flags.integer({ char: 'c', description: 'samples evaluated at once', default: 4, min: 1, max: 1024 }),
+    concurrency: Flags.integer({ char: 'c', description: 'samples evaluated at once, and the ceiling of the adaptive (AIMD) limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
     out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
@@ -44,19 +44,51 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
     'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: the dataset's constant; generated datasets declare a documented default)" }),
+    cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the model)', default: true, allowNo: true, helpGroup: 'EXECUTION' }),
+    'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection (exponential backoff with jitter, Retry-After honoured); then the sample is recorded as errored', default: 5, min: 0, max: 100, helpGroup: 'EXECUTION' }),
+    timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600', helpGroup: 'EXECUTION' }),
+    resume: Flags.string({ description: 'continue this run id (see `hpt-bench runs`) with its stored configuration; recorded samples are kept', helpGroup: 'EXECUTION' }),
+    new: Flags.boolean({ description: 'start a new run even when an unfinished run with the same configuration exists (default: continue it)', default: false, helpGroup: 'EXECUTION' }),
+    'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
+    prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
     ...generatorFlags,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Run);
+    const execution = {
+      concurrency: flags.concurrency,
+      cache: flags.cache,
+      maxRetries: flags['max-retries'],
+      ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
+    };
+    const timeoutMs = 1000 * number('--timeout', flags.timeout, 0.001, 86_400);
+    let config: RunConfig;
+    if (flags.resume) {
+      config = storedConfig(flags.store, flags.resume);
+      config = { ...config, ...execution, modelOptions: { ...config.modelOptions, apiKeyEnv: flags['api-key-env'], timeoutMs } };
+    } else {
+      if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run)');
+      config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
+    }
+    const { registry, container } = this.discover(flags.plugin);
+    container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
+    const prepared = await prepareRun(config, registry, container);
+    const store = new RunStore(flags.store);
+    container.register(Tokens.Store, { useValue: store });
+    await this.execute(prepared, store, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] });
+  }
+
+  /** The run configuration the flags describe. */
+  private configFromFlags(flags: Interfaces.InferredFlags<typeof Run.flags>, dataset: string, model: string, timeoutMs: number, execution: Partial<RunConfig>): RunConfig {
     const config: RunConfig = {
-      dataset: flags.dataset,
+      dataset,
       ...(flags.data ? { data: resolve(flags.data) } : {}),
       ...(flags.split ? { split: flags.split } : {}),
       ...(flags.limit ? { limit: flags.limit } : {}),
-      model: flags.model,
+      model,
       ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
-      modelOptions: { apiKeyEnv: flags['api-key-env'], ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) },
+      modelOptions: { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) },
       ladder: flags.ladder,
       compat: flags.compat as RunConfig['compat'],
       seed: flags.seed ?? 0,
@@ -72,14 +104,16 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       ...(flags.samples > 1 ? { samples: flags.samples } : {}),
       ...(flags.threshold !== undefined ? { scorerOptions: { threshold: number('--threshold', flags.threshold, 0, 1) } } : {}),
       ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: number('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
+      ...execution,
     };
     const filters = filtersFrom(flags);
     if (Object.keys(filters).length) config.filters = filters;
-    const { registry, container } = this.discover(flags.plugin);
-    container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
-    const prepared = await prepareRun(config, registry, container);
-    const store = new RunStore(flags.store);
-    container.register(Tokens.Store, { useValue: store });
+    return config;
+  }
+
+  /** Run the prepared evaluation with a progress bar, SIGINT handling, `--out` and the summary output. */
+  private async execute(prepared: PreparedRun, store: RunStore, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan): Promise<void> {
+    const { config } = prepared;
 
     const showBar = !flags.json && Boolean(process.stderr.isTTY);
     const bar = showBar
@@ -89,7 +123,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
         )
       : undefined;
     bar?.start(config.limit ?? 0, 0, { hpi: '-', acc: '-' });
-    const runId = newRunId();
+    let runId = newRunId();
     // Ctrl-C: finished samples are already stored; mark the run failed so no later step trusts it as complete.
     const onSigint = () => {
       bar?.stop();
@@ -106,19 +140,22 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     try {
       summary = await executeRun(prepared, store, {
         logger: this.logger,
+        onRun: (id) => {
+          runId = id;
+        },
         redact: [process.env[flags['api-key-env']] ?? ''],
         onProgress: (p) => {
           if (!bar) return;
           if (!config.limit) bar.setTotal(Math.max(p.done, bar.getTotal()));
           bar.update(p.done, { hpi: (p.hpiSum / p.done).toFixed(2), acc: `${((100 * p.solved) / p.done).toFixed(1)}%` });
         },
-      }, runId);
+      }, runId, plan);
     } finally {
       process.off('SIGINT', onSigint);
       bar?.stop();
     }
     try {
-      if (flags.out) await writeOut(store, runId, flags.out, flags.samples);
+      if (flags.out) await writeOut(store, runId, flags.out, config.samples ?? 1);
     } finally {
       store.close();
     }
@@ -128,6 +165,37 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     }
     this.log(renderSummary(summary, flags.store));
   }
+}
+
+/**
+ * The stored configuration of run `runId` (for `--resume`).
+ * @throws HptError `E_CONFIG` when the store or the run does not exist.
+ */
+function storedConfig(storePath: string, runId: string): RunConfig {
+  if (!existsSync(storePath)) throw new HptError('E_CONFIG', `no store at ${storePath} (give --store), so there is no run ${runId} to resume`);
+  const store = new RunStore(storePath);
+  try {
+    const run = store.getRun(runId);
+    if (!run) throw new HptError('E_CONFIG', `no run ${runId} in ${storePath}; see \`hpt-bench runs --store ${storePath}\``);
+    const { ladderLevels: _levels, ...config } = run.config;
+    return config as unknown as RunConfig;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Read and validate a prices file (schemas/prices.schema.json).
+ * @throws HptError `E_CONFIG` naming the file and the failing field.
+ */
+function readPrices(path: string): Record<string, { input: number; output: number }> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new HptError('E_CONFIG', `cannot read prices file ${path}: ${(e as Error).message}`);
+  }
+  return assertValid<Record<string, { input: number; output: number }>>('prices', raw, `prices file ${path}`, 'E_CONFIG');
 }
 
 /** Parse a numeric flag within [min, max]. @throws HptError `E_CONFIG` naming the flag. */
@@ -196,7 +264,13 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
   if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);
   for (const [k, v] of metricRows(s.metrics ?? {})) t.push([k, v]);
-  t.push(['model calls', String(s.calls)], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
+  if (s.errored) t.push(['errored samples (not scored; --retry-errors redoes them)', String(s.errored)]);
+  t.push(['model calls (from cache)', `${s.calls} (${s.cachedCalls})`], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
+  for (const [level, u] of Object.entries(s.levels)) {
+    const cost = u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : '';
+    t.push([`level ${level}: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached), ${u.promptTokens} / ${u.completionTokens}${cost}`]);
+  }
+  if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
-  return `${t.toString()}\nrun ${s.runId} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;
+  return `${t.toString()}\nrun ${s.runId}${s.resumed ? ' (resumed)' : ''} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;
 }

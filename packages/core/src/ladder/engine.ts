@@ -76,6 +76,15 @@ export interface LadderSetup {
 export class LadderEngine {
   constructor(private readonly setup: LadderSetup) {}
 
+  /**
+   * Route the ladder's calls through other model objects (the run wraps both models in a ModelClient with the
+   * model-call cache, retries and adaptive concurrency, issue #5).
+   */
+  setModels(model: Model, knowledgeModel: Model): void {
+    this.setup.model = model;
+    this.setup.knowledgeModel = knowledgeModel;
+  }
+
   /** The penalty of an unsolved sample: m + HPI_Dataset. */
   get unsolvedHpi(): number {
     return this.setup.levels.length + this.setup.hpiDataset;
@@ -135,6 +144,7 @@ export class LadderEngine {
           latencyMs,
           finishReason: response.finishReason,
           ...(options?.logprobs ? { meanTokenProb: meanTokenProb(response.logprobs) } : {}),
+          ...(response.cached ? { cached: true } : {}),
         };
         calls.push(record);
         return { text: response.text, promptText, response, record };

@@ -1,17 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import type { CompatMode, Dataset, GenerationSettings, Json, Model, Sample, Scorer, Strategy } from '../contracts.js';
 import { DeclarativeDataset } from '../data/declarative.js';
-import { HptError, isHptError } from '../errors.js';
+import { HptError, isHptError, isModelCallError } from '../errors.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
 import { SingleCallStrategy } from '../ladder/single-call.js';
 import { instantiate } from '../plugins/host.js';
 import type { DatasetDecl, LadderDecl, StrategyDecl } from '../plugins/manifest.js';
 import type { Registry } from '../plugins/registry.js';
 import { GENERIC_PACK_PATH, loadPromptPack, withGenericInput } from '../prompt/pack.js';
+import { CallCache } from '../store/cache.js';
 import type { RunStore } from '../store/store.js';
+import { ModelClient } from './client.js';
+import { EndpointLimiters } from './limiter.js';
+import { DEFAULT_RETRY } from './retry.js';
 import { Tokens, type Logger } from '../tokens.js';
 import { forEachConcurrent } from './pool.js';
 
@@ -52,6 +56,55 @@ export interface RunConfig {
   filters?: Record<string, string[]>;
   /** HPI_Dataset override (the penalty added to m for an unsolved sample); default: the dataset's declared constant */
   hpiDataset?: number;
+  /** use the model-call cache of the store (default true; `--no-cache`) */
+  cache?: boolean;
+  /** retries of a failed call (429, 5xx, timeout, dropped connection) before its sample is recorded as errored; default 5 */
+  maxRetries?: number;
+  /** USD per 1M tokens by model id (`--prices FILE`): adds cost per level and in total to the summary */
+  prices?: Record<string, { input: number; output: number }>;
+}
+
+/** How `executeRun` picks the run it writes to (issue #5 item 2). */
+export interface RunPlan {
+  /** continue this run id (`--resume`) */
+  resume?: string;
+  /** always start a new run, even when an unfinished run has the same configuration */
+  fresh?: boolean;
+  /** redo the errored samples of the newest run with the same configuration (`--retry-errors`) */
+  retryErrors?: boolean;
+}
+
+/** Usage (and cost, with `--prices`) of one ladder level. */
+export interface LevelUsage {
+  calls: number;
+  /** of which answered from the model-call cache (no request, no cost) */
+  cachedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD paid in this run for this level's uncached calls, when prices were given */
+  cost?: number;
+}
+
+/** Configuration fields that do not change results, left out of the resume hash. */
+const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'maxRetries', 'prices']);
+
+/**
+ * The identity of a run's configuration (sha256 over the result-relevant fields: dataset, data, split, limit, models,
+ * model endpoint, ladder, compat, seed, generation settings, filters, samples, scorer options, HPI_Dataset); runs
+ * with the same hash may continue each other. Concurrency, cache, retries, timeouts and prices do not count.
+ */
+export function configHash(config: RunConfig): string {
+  const c: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(config)) if (!NOT_IN_HASH.has(k) && v !== undefined) c[k] = v;
+  c.modelOptions = { baseUrl: config.modelOptions.baseUrl ?? null };
+  return createHash('sha256').update(canonicalJson(c)).digest('hex');
+}
+
+/** JSON with object keys sorted, so equal values hash equally. */
+function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v ?? null);
 }
 
 /**
@@ -80,6 +133,18 @@ export interface RunSummary {
   threshold?: number;
   /** the dataset metric over every recorded prediction (corpus BLEU, mean ROUGE F1, ...; hpt.md §3), when the scorer has one */
   metrics?: Record<string, Json>;
+  /** samples whose model calls failed after every retry: recorded with the reason, not in n, HPI or accuracy */
+  errored: number;
+  /** the first 20 errored samples and why */
+  erroredSamples?: { sampleId: string; error: string }[];
+  /** of `calls`, the ones answered from the model-call cache (no request made) */
+  cachedCalls: number;
+  /** calls, tokens (and cost) per ladder level, by level number */
+  levels: Record<string, LevelUsage>;
+  /** USD paid in this run (uncached calls), when `--prices` was given */
+  cost?: number;
+  /** true when this invocation continued an earlier, unfinished run (or redid its errored samples) */
+  resumed?: boolean;
 }
 
 /** Everything resolved for a run, before any sample is read. */
@@ -91,6 +156,7 @@ export interface PreparedRun {
   ladderIds: string[];
   engine: LadderEngine;
   model: Model;
+  knowledgeModel: Model;
   scorer: Scorer;
   scorerOptions: Record<string, Json>;
   /** the HPI_Dataset in force (the override, else the dataset's constant) */
@@ -187,7 +253,11 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     generation: config.generation,
     seed: config.seed,
   });
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, scorer, scorerOptions, hpiDataset, genericPack: !decl.promptPack };
+  if (config.prices) {
+    const missing = [...new Set([model.id, knowledgeModel.id])].filter((id) => !config.prices![id]);
+    if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
+  }
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack: !decl.promptPack };
 }
 
 /** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
@@ -206,6 +276,8 @@ export interface RunHooks {
   onSample?(r: SampleResult): void;
   /** Strings to remove from any error text stored or shown (secrets such as an API key). */
   redact?: string[];
+  /** Called once the run id is known (a new run, or the resumed one), before any sample. */
+  onRun?(runId: string): void;
 }
 
 /** A fresh run id: UTC timestamp plus random suffix, sortable by creation time. */
@@ -214,18 +286,64 @@ export function newRunId(): string {
   return `${t}-${randomBytes(3).toString('hex')}`;
 }
 
+/** Consecutive errored samples, with no sample done yet, after which the endpoint is taken to be down. */
+const BREAKER = 3;
+
+/**
+ * Pick the run this invocation writes to (issue #5 item 2): `--resume <id>`, else (unless `fresh`) the newest
+ * unfinished run with the same configuration hash — or with `retryErrors` the newest run in any state — else a new
+ * run. Returns the indices to skip: recorded samples, except errored ones when they are to be redone.
+ * @throws HptError `E_CONFIG` when `--resume` names no run of this store or a run of another configuration.
+ */
+export function planRun(store: RunStore, config: RunConfig, plan: RunPlan, newId: string): { runId: string; resumed: boolean; skip: Set<number> } {
+  const hash = configHash(config);
+  let existing = undefined as ReturnType<RunStore['getRun']>;
+  if (plan.resume) {
+    existing = store.getRun(plan.resume);
+    if (!existing) throw new HptError('E_CONFIG', `no run ${plan.resume} in ${store.path}; see \`hpt-bench runs\``);
+    if (existing.configHash && existing.configHash !== hash) throw new HptError('E_CONFIG', `run ${plan.resume} has another configuration; resume it without changing dataset, model, ladder or generation flags`);
+  } else if (!plan.fresh) {
+    existing = plan.retryErrors ? store.findLatest(hash) : store.findUnfinished(hash);
+  }
+  if (!existing) return { runId: newId, resumed: false, skip: new Set() };
+  const { done, errored } = store.recordedIndices(existing.id);
+  if (!plan.retryErrors) for (const i of errored) done.add(i);
+  return { runId: existing.id, resumed: true, skip: done };
+}
+
 /**
  * Execute a prepared manual-HPF run: stream samples (up to `limit`) under bounded concurrency through the ladder,
  * store each finished sample atomically, then compute the summary from the store and mark the run completed.
- * On any error the run is marked failed (with the secret-free reason) and the error is rethrown; a failed run's
- * partial samples are never reported as a result.
+ * Model calls go through a ModelClient per model (cache, retries with backoff, AIMD concurrency per endpoint). A sample
+ * whose calls still fail is stored as errored and the run goes on; the first BREAKER samples all erroring before any
+ * success end the run (the endpoint is down; those samples are not kept as errored). Resuming (see `planRun`) skips the
+ * samples already recorded. On any other error the run is marked failed (with the secret-free reason) and the error is
+ * rethrown; a failed run's partial samples are never reported as a result, but are kept for a resume.
  */
-export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: RunHooks, runId = newRunId()): Promise<RunSummary> {
+export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: RunHooks, runId = newRunId(), plan: RunPlan = {}): Promise<RunSummary> {
   const { config } = prepared;
+  const planned = planRun(store, config, plan, runId);
+  runId = planned.runId;
   const storedConfig: Record<string, Json> = { ...(config as unknown as Record<string, Json>), ladderLevels: prepared.ladderIds };
-  store.createRun({ id: runId, dataset: prepared.datasetId, model: prepared.model.id, mode: 'manual', config: storedConfig });
+  delete storedConfig.prices;
+  if (planned.resumed) {
+    store.reopenRun(runId);
+    hooks.logger.info(`resuming run ${runId}: ${planned.skip.size} samples already recorded${plan.retryErrors ? ', redoing the errored ones' : ''}`);
+  } else {
+    store.createRun({ id: runId, dataset: prepared.datasetId, model: prepared.model.id, mode: 'manual', config: storedConfig, configHash: configHash(config) });
+  }
+  hooks.onRun?.(runId);
+  const limiters = new EndpointLimiters(config.concurrency);
+  const cache = config.cache === false ? undefined : new CallCache(store.db);
+  const retry = { ...DEFAULT_RETRY, ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}) };
+  const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });
+  const client = wrap(prepared.model);
+  prepared.engine.setModels(client, prepared.knowledgeModel === prepared.model ? client : wrap(prepared.knowledgeModel));
   let skipped = 0;
-  const progress: RunProgress = { done: 0, total: config.limit, solved: 0, hpiSum: 0 };
+  const total = config.limit !== undefined ? Math.max(0, config.limit * (config.samples ?? 1) - planned.skip.size) : undefined;
+  const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0 };
+  let succeeded = 0;
+  const outage: number[] = [];
   try {
     const loaded = prepared.dataset.load({
       data: config.data,
@@ -240,10 +358,25 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       compat: config.compat,
       filters: config.filters ?? {},
     });
-    const samples = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), config.samples ?? 1);
+    const all = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), config.samples ?? 1);
+    const samples = planned.skip.size ? filterStream(all, (s) => !planned.skip.has(s.index)) : all;
     await forEachConcurrent(samples, config.concurrency, async (sample) => {
-      const result = await prepared.engine.climb(sample);
+      let result: SampleResult;
+      try {
+        result = await prepared.engine.climb(sample);
+      } catch (e) {
+        if (!isModelCallError(e)) throw e;
+        if (succeeded === 0) {
+          outage.push(sample.index);
+          if (outage.length >= BREAKER) throw e;
+        }
+        store.saveErrored(runId, sample, redact(e.message, hooks.redact));
+        // before any success the error may be an outage that ends the run: it is reported once, as the run's error
+        if (succeeded > 0) hooks.logger.warn(`sample ${sample.id} errored: ${redact(e.message, hooks.redact)}`);
+        return;
+      }
       store.saveSample(runId, result);
+      succeeded++;
       progress.done++;
       progress.hpiSum += result.hpi;
       if (result.solved) progress.solved++;
@@ -251,16 +384,32 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       hooks.onProgress?.(progress);
     });
     const agg = store.aggregate(runId);
-    if (agg.n === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+    if (agg.n === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
     const levelCounts: Record<string, number> = {};
     for (let l = 1; l <= prepared.ladderIds.length; l++) levelCounts[String(l)] = agg.levelCounts[String(l)] ?? 0;
     levelCounts.unsolved = agg.unsolved;
     let metrics: Record<string, Json> | undefined;
-    if (prepared.scorer.createAggregator) {
+    if (prepared.scorer.createAggregator && agg.n > 0) {
       const agg = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
       for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target, ...(r.meta ? { meta: r.meta } : {}) }, r.prediction, r.solved);
       metrics = agg.result();
     }
+    const levels: Record<string, LevelUsage> = {};
+    let cost: number | undefined = config.prices ? 0 : undefined;
+    for (const u of agg.usageByLevel) {
+      const l = (levels[String(u.level)] ??= { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) });
+      l.calls += u.calls;
+      if (u.cached) l.cachedCalls += u.calls;
+      l.promptTokens += u.promptTokens;
+      l.completionTokens += u.completionTokens;
+      const price = config.prices?.[u.model];
+      if (price && !u.cached) {
+        const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
+        l.cost! += c;
+        cost! += c;
+      }
+    }
+    const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
     const threshold = prepared.scorerOptions.threshold;
     const summary: RunSummary = {
       runId,
@@ -269,15 +418,21 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       mode: 'manual',
       ladder: prepared.ladderIds,
       n: agg.n,
-      hpi: agg.hpiSum / agg.n,
+      hpi: agg.n ? agg.hpiSum / agg.n : 0,
       hpiDataset: prepared.hpiDataset,
-      accuracy: agg.solved / agg.n,
+      accuracy: agg.n ? agg.solved / agg.n : 0,
       levelCounts,
       calls: agg.calls,
+      cachedCalls: agg.cachedCalls,
       usage: { promptTokens: agg.promptTokens, completionTokens: agg.completionTokens },
+      levels,
+      ...(cost !== undefined ? { cost } : {}),
       compat: config.compat,
       seed: config.seed,
       skipped,
+      errored: agg.errored,
+      ...(erroredSamples.length ? { erroredSamples } : {}),
+      ...(planned.resumed ? { resumed: true } : {}),
       ...((config.samples ?? 1) > 1 ? { samples: config.samples } : {}),
       ...(typeof threshold === 'number' ? { threshold } : {}),
       ...(metrics ? { metrics } : {}),
@@ -285,11 +440,24 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     store.finishRun(runId, summary as unknown as Record<string, Json>);
     return summary;
   } catch (e) {
-    let message = isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`;
-    for (const secret of hooks.redact ?? []) if (secret) message = message.split(secret).join('[redacted]');
+    // samples that errored only because the endpoint was down from the start are not kept as errored
+    if (outage.length && succeeded === 0) store.deleteErrored(runId, outage);
+    const message = redact(isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`, hooks.redact);
     store.failRun(runId, message);
     throw e;
   }
+}
+
+/** Remove every secret from a message. */
+function redact(message: string, secrets: string[] | undefined): string {
+  let m = message;
+  for (const secret of secrets ?? []) if (secret) m = m.split(secret).join('[redacted]');
+  return m;
+}
+
+/** Keep the items of a stream that pass `keep`. */
+async function* filterStream<T>(items: AsyncIterable<T>, keep: (x: T) => boolean): AsyncGenerator<T> {
+  for await (const x of items) if (keep(x)) yield x;
 }
 
 /**

@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { Flags } from '@oclif/core';
+import { CallCache, RunStore } from '@hpt-bench/core';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../../base.js';
+
+/** `hpt-bench cache stats`: size and use of the model-call cache (issue #5 item 1). */
+export default class CacheStats extends HptCommand {
+  static override summary = 'Show the model-call cache: entries, size and hits, per model.';
+  static override examples = ['<%= config.bin %> cache stats', '<%= config.bin %> cache stats --store results.db --json'];
+  static override flags = {
+    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(CacheStats);
+    let stats = { entries: 0, bytes: 0, hits: 0, byModel: {} as Record<string, { entries: number; hits: number }> };
+    if (existsSync(flags.store)) {
+      const store = new RunStore(flags.store);
+      try {
+        stats = new CallCache(store.db).stats();
+      } finally {
+        store.close();
+      }
+    }
+    if (flags.json) {
+      this.printJson({ store: flags.store, ...stats });
+      return;
+    }
+    const t = new Table({ head: ['model', 'entries', 'hits'], style: tableStyle() });
+    for (const [model, s] of Object.entries(stats.byModel)) t.push([model, String(s.entries), String(s.hits)]);
+    t.push(['total', String(stats.entries), String(stats.hits)]);
+    this.log(`${t.toString()}\n${(stats.bytes / 1e6).toFixed(2)} MB of cached responses in ${flags.store}`);
+  }
+}

@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { Flags } from '@oclif/core';
+import { RunStore, type Json } from '@hpt-bench/core';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../base.js';
+
+/** One run as `hpt-bench runs --json` lists it. */
+export interface RunListing {
+  id: string;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+  dataset: string;
+  model: string;
+  /** samples with a ladder result */
+  done: number;
+  /** samples recorded as errored */
+  errored: number;
+  /** the summary's HPI, for completed runs */
+  hpi: number | null;
+  error: string | null;
+}
+
+/** `hpt-bench runs`: the runs of a store and their state (issue #5 item 2). */
+export default class Runs extends HptCommand {
+  static override summary = 'List the runs in the store: state, dataset, model, samples done and errored, HPI.';
+  static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues
+the newest unfinished one; \`--resume <id>\` continues a given one.`;
+  static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs --store results.db --json'];
+  static override flags = {
+    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Runs);
+    const listing: RunListing[] = [];
+    if (existsSync(flags.store)) {
+      const store = new RunStore(flags.store);
+      try {
+        const counts = store.sampleCounts();
+        for (const r of store.listRuns()) {
+          const c = counts.get(r.id) ?? { done: 0, errored: 0 };
+          const hpi = r.summary && typeof (r.summary as Record<string, Json>).hpi === 'number' ? ((r.summary as Record<string, Json>).hpi as number) : null;
+          listing.push({ id: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, done: c.done, errored: c.errored, hpi, error: r.error });
+        }
+      } finally {
+        store.close();
+      }
+    }
+    if (flags.json) {
+      this.printJson({ store: flags.store, runs: listing });
+      return;
+    }
+    if (listing.length === 0) {
+      this.log(`no runs in ${flags.store}`);
+      return;
+    }
+    const t = new Table({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'updated'], style: tableStyle() });
+    for (const r of listing) t.push([r.id, r.status, r.dataset, r.model, String(r.done), String(r.errored), r.hpi === null ? '-' : r.hpi.toFixed(3), r.updatedAt]);
+    this.log(t.toString());
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The model client every strategy call goes through (DESIGN.md "Data flow": cache -> rate limit -> retry -> Model
+ * plugin; issue #5 items 1, 3, 4).
+ */
+import type { Model, ModelRequest, ModelResponse } from '../contracts.js';
+import { isModelCallError, type ModelCallError, type ModelCallErrorKind } from '../errors.js';
+import { cacheable, cacheKey, isStochastic, type CallCache } from '../store/cache.js';
+import type { EndpointLimiters } from './limiter.js';
+import { retryDelayMs, type RetryPolicy } from './retry.js';
+
+/** What `ModelClient.onRetry` is told before it waits: model id, 1-based retry number, the wait in ms, and the error. */
+export interface RetryInfo {
+  model: string;
+  attempt: number;
+  delayMs: number;
+  error: ModelCallError;
+}
+
+/**
+ * Options of a `ModelClient` (issue #5):
+ * - `cache`: the model-call cache; absent = no caching (`--no-cache`);
+ * - `limiters`: per-endpoint adaptive concurrency (share one `EndpointLimiters` between all clients of a run);
+ * - `retry`: the retry policy (`--max-retries`);
+ * - `random`: float in [0, 1) for backoff jitter (default `Math.random`; jitter need not be reproducible);
+ * - `sleep`: waits `ms` milliseconds (default a timer; inject a fake in tests);
+ * - `onRetry`: called before each backoff wait (for logs / progress).
+ */
+export interface ModelClientOptions {
+  cache?: CallCache;
+  limiters: EndpointLimiters;
+  retry: RetryPolicy;
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  onRetry?(info: RetryInfo): void;
+}
+
+/**
+ * Counters of a `ModelClient` (since construction):
+ * - `calls`: `generate` invocations; `requests`: requests sent to the inner model (first tries + retries);
+ * - `cacheHits`: calls answered from the cache (no request); `shared`: calls answered by an identical call already in
+ *   flight (no request); `retries`: backoff waits; `failures`: calls that ended in an error;
+ * - `errors`: failed requests by `ModelCallError` kind, `other` for any other error (e.g. `E_AUTH`);
+ * - `cacheWriteErrors`: responses that could not be written to the cache (the response is still returned).
+ */
+export interface ModelClientStats {
+  calls: number;
+  requests: number;
+  cacheHits: number;
+  shared: number;
+  retries: number;
+  failures: number;
+  errors: Partial<Record<ModelCallErrorKind | 'other', number>>;
+  cacheWriteErrors: number;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A `Model` wrapping another with the call cache, the endpoint's adaptive concurrency limit and retries (issue #5 items
+ * 1, 3, 4). `id` and `endpoint` are the inner model's.
+ *
+ * `generate(request)`:
+ * 1. cache (when enabled): a hit returns the stored response with `cached: true, latencyMs: 0` — no request, no slot;
+ *    an identical call already in flight is awaited instead of sent twice (when its response is cacheable).
+ *    Stochastic requests (temperature > 0) without a `context` bypass the cache: without the call's coordinates
+ *    repeated draws would collapse into one entry;
+ * 2. a slot of the endpoint's `AimdLimiter`, held only for the request itself;
+ * 3. the inner model; the slot is released as `ok`, `rate-limited` (kind `rate-limit`) or `error`;
+ * 4. success: stored in the cache when `cacheable` (non-empty, not a refusal) and returned as the inner model gave it;
+ *    a retryable `ModelCallError` with retries left: wait `retryDelayMs` (outside the slot) and try again; anything
+ *    else — a `client` error, exhausted retries (the last error), or a non-`ModelCallError` such as `HptError`
+ *    `E_AUTH` — is rethrown at once.
+ */
+export class ModelClient implements Model {
+  readonly id: string;
+  readonly endpoint?: string;
+  private readonly counters: ModelClientStats = { calls: 0, requests: 0, cacheHits: 0, shared: 0, retries: 0, failures: 0, errors: {}, cacheWriteErrors: 0 };
+  private readonly pending = new Map<string, Promise<ModelResponse | undefined>>();
+  private readonly random: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  /** @param inner the model plugin to call (`id` and `endpoint` are taken from it); @param options see `ModelClientOptions`. */
+  constructor(readonly inner: Model, private readonly options: ModelClientOptions) {
+    this.id = inner.id;
+    if (inner.endpoint !== undefined) this.endpoint = inner.endpoint;
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** A snapshot of the counters (see `ModelClientStats`). */
+  get stats(): ModelClientStats {
+    return { ...this.counters, errors: { ...this.counters.errors } };
+  }
+
+  /**
+   * One call through cache, limiter and retries (see the class doc).
+   * @throws the inner model's error: `ModelCallError` when not retryable or retries are exhausted (the last one),
+   *   any other error (e.g. `HptError` `E_AUTH`, `E_ENDPOINT`) immediately.
+   */
+  async generate(request: ModelRequest): Promise<ModelResponse> {
+    this.counters.calls++;
+    const cache = this.options.cache;
+    if (!cache || (isStochastic(request) && !request.context)) return this.send(request);
+    const key = cacheKey(this.inner, request);
+    for (;;) {
+      const hit = cache.get(key);
+      if (hit) {
+        this.counters.cacheHits++;
+        return { ...hit, cached: true, latencyMs: 0 };
+      }
+      const inFlight = this.pending.get(key);
+      if (!inFlight) return this.generateUncached(request, key, cache);
+      const shared = await inFlight;
+      if (shared) {
+        this.counters.shared++;
+        return { ...shared, cached: true, latencyMs: 0 };
+      }
+      // the identical call failed or gave an uncacheable answer: look again (the first waiter makes a new call)
+    }
+  }
+
+  /** Send, cache when cacheable, and let identical calls arriving meanwhile wait for this one. */
+  private async generateUncached(request: ModelRequest, key: string, cache: CallCache): Promise<ModelResponse> {
+    let settle!: (r: ModelResponse | undefined) => void;
+    const shared = new Promise<ModelResponse | undefined>((resolve) => (settle = resolve));
+    this.pending.set(key, shared);
+    try {
+      const response = await this.send(request);
+      const keep = cacheable(response);
+      if (keep) {
+        try {
+          cache.put(key, this.inner.id, this.inner.endpoint, response);
+        } catch {
+          this.counters.cacheWriteErrors++;
+        }
+      }
+      settle(keep ? response : undefined);
+      return response;
+    } catch (e) {
+      settle(undefined);
+      throw e;
+    } finally {
+      if (this.pending.get(key) === shared) this.pending.delete(key);
+    }
+  }
+
+  /** Limiter slot + inner call + retries. */
+  private async send(request: ModelRequest): Promise<ModelResponse> {
+    const limiter = this.options.limiters.for(this.inner.endpoint);
+    const policy = this.options.retry;
+    for (let attempt = 0; ; attempt++) {
+      const release = await limiter.acquire();
+      this.counters.requests++;
+      let error: unknown;
+      try {
+        const response = await this.inner.generate(request);
+        release('ok');
+        return response;
+      } catch (e) {
+        error = e;
+        release(isModelCallError(e) && e.kind === 'rate-limit' ? 'rate-limited' : 'error');
+      }
+      if (!isModelCallError(error)) {
+        this.counters.errors.other = (this.counters.errors.other ?? 0) + 1;
+        this.counters.failures++;
+        throw error;
+      }
+      this.counters.errors[error.kind] = (this.counters.errors[error.kind] ?? 0) + 1;
+      if (!error.retryable || attempt >= policy.maxRetries) {
+        this.counters.failures++;
+        throw error;
+      }
+      const delayMs = retryDelayMs(attempt, error, this.random, policy);
+      this.counters.retries++;
+      this.options.onRetry?.({ model: this.id, attempt: attempt + 1, delayMs, error });
+      await this.sleep(delayMs);
+    }
+  }
+}
