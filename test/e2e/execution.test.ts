@@ -158,6 +158,14 @@ describe('execution engine (issue #5)', () => {
     expect(second).toMatchObject({ runId: first.runId, resumed: true, errored: 0, n: N });
     expect(second.hpi).toBe(clean.hpi);
     expect(second.levelCounts).toEqual(clean.levelCounts);
+    // --resume <id> needs no other flag: the stored configuration is used; a finished run has nothing left to do
+    const before2 = server.requests.length;
+    const third = summaryOf(await runCli(['run', '--resume', first.runId, '--store', store, '--json']));
+    expect(server.requests.length).toBe(before2);
+    expect(third).toMatchObject({ runId: first.runId, resumed: true, n: N, errored: 0, hpi: clean.hpi });
+    const missing = await runCli(['run', '--resume', 'no-such-run', '--store', store]);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/^Error: no run no-such-run in .*errors\.db; see `hpt-bench runs/);
   });
 
   it('SIGKILL at several points, then the same command: identical results, one record per sample, one run', async () => {
