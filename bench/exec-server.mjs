@@ -8,8 +8,9 @@
 // accepts, so every sample climbs the whole ladder) after MS milliseconds (default 0). Usage counts are characters / 4.
 // Control routes (JSON):
 //   GET  /stats               {requests, firstAt, lastAt, latencyMs, recording, recorded}: requests since the last reset;
-//                             firstAt / lastAt are the arrival times (ms, performance.now() of this process) of the first
-//                             and last completion request, so lastAt - firstAt is the window the load was served in
+//                             firstAt / lastAt are the arrival times (epoch ms, sub-ms resolution: performance.timeOrigin +
+//                             performance.now(), comparable with other processes on the machine) of the first and last
+//                             completion request, so lastAt - firstAt is the window the load was served in
 //   POST /reset               zero the counters and drop the recorded bodies
 //   POST /config              body {latencyMs?, reply?, record?}: change latency / reply; record=true keeps every request
 //                             body from now on (raw bytes, in arrival order)
@@ -40,7 +41,7 @@ const json = (res, status, obj) => {
 };
 
 function complete(raw, res) {
-  const now = performance.now();
+  const now = performance.timeOrigin + performance.now();
   requests++;
   firstAt ??= now;
   lastAt = now;

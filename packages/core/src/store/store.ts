@@ -182,20 +182,30 @@ export class RunStore {
    */
   saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM samples WHERE run_id = ? AND idx = ?').run(runId, sample.index);
-      this.db
-        .prepare("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?)")
+      this.stmt('DELETE FROM samples WHERE run_id = ? AND idx = ?').run(runId, sample.index);
+      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?)")
         .run(runId, sample.index, sample.id, JSON.stringify(sample.target), sample.meta ? JSON.stringify(sample.meta) : null, reason);
     })();
   }
 
+  private readonly statements = new Map<string, Database.Statement>();
+
+  /** A prepared statement, compiled once per store (the per-sample writes are on the hot path of a run). */
+  private stmt(sql: string): Database.Statement {
+    let st = this.statements.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.statements.set(sql, st);
+    }
+    return st;
+  }
+
   private readonly insertSample = (runId: string, r: SampleResult): void => {
-    const db = this.db;
-    db.prepare('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
       runId, r.index, r.sampleId, r.level, r.hpi, r.solved ? 1 : 0, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
     );
-    const insA = db.prepare('INSERT INTO attempts (run_id, idx, level, strategy, solved, score, extracted, graded, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    const insC = db.prepare(
+    const insA = this.stmt('INSERT INTO attempts (run_id, idx, level, strategy, solved, score, extracted, graded, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insC = this.stmt(
       'INSERT INTO calls (run_id, idx, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const a of r.attempts) {
@@ -211,11 +221,14 @@ export class RunStore {
    * earlier `errored` row of the same index (being retried) is replaced in the same transaction.
    */
   saveSample(runId: string, result: SampleResult): void {
-    this.db.transaction((r: SampleResult) => {
-      this.db.prepare("DELETE FROM samples WHERE run_id = ? AND idx = ? AND status = 'errored'").run(runId, r.index);
-      this.insertSample(runId, r);
-    })(result);
+    this.saveTx ??= this.db.transaction((id: string, r: SampleResult) => {
+      this.stmt("DELETE FROM samples WHERE run_id = ? AND idx = ? AND status = 'errored'").run(id, r.index);
+      this.insertSample(id, r);
+    });
+    this.saveTx(runId, result);
   }
+
+  private saveTx?: Database.Transaction<(runId: string, r: SampleResult) => void>;
 
   /** Mark a run completed with its summary. */
   finishRun(runId: string, summary: Record<string, Json>): void {
