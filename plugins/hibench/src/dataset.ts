@@ -1,9 +1,10 @@
 import { assertValid, HptError, readRecords, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Sample } from '@hpt-bench/core';
-import { generateFormula } from './formula/generate.js';
-import { generateJson, JSON_TASK_GROUPS } from './json/suite.js';
+import { generateFormula, resolveFormulaFilter } from './formula/generate.js';
+import { generateJson, resolveJsonFilter } from './json/suite.js';
 import { generateBinaryTree } from './tree/binary.js';
 import { generateMultipleTree } from './tree/multiple.js';
-import type { Exemplar, HibenchRecord, IclMode, Representation, Scenario, ScenarioGenerator, SuiteFilter } from './types.js';
+import { resolveTreeFilter } from './tree/suite.js';
+import { selects, type Exemplar, type HibenchRecord, type IclMode, type Representation, type Scenario, type ScenarioGenerator, type Selection, type SuiteFilter } from './types.js';
 
 /**
  * HPI_Dataset of the generated HiBench datasets: 2.60, the mean of the seven published HPT constants (hpt.md §2.4:
@@ -75,18 +76,16 @@ export function recordToSample(r: HibenchRecord, index: number): Sample {
   };
 }
 
-/**
- * Does a record read from a file pass the run's filters? Formula preset shortcuts (`easy` = all three axes easy) and
- * JSON task groups (`path_finding`, `nearest_ancestor`) select what they select in the generator.
- */
-function keep(r: HibenchRecord, f: SuiteFilter): boolean {
-  if (f.tasks && !f.tasks.some((t) => t === r.task || (JSON_TASK_GROUPS[t] ?? []).includes(r.task))) return false;
-  if (f.presets && !f.presets.some((p) => p === r.preset || r.preset === `symbol_${p}_value_${p}_length_${p}`)) return false;
-  if (f.representations && !f.representations.includes(r.representation as Representation)) return false;
-  if (f.icl && !f.icl.includes(r.icl)) return false;
-  if (f.semantics && !f.semantics.includes(r.semantics as 'normal' | 'nonsense')) return false;
-  return true;
-}
+/** Each scenario's filter resolver (validation included), used to select records read from a file. */
+const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
+  'binary-tree': (f) => resolveTreeFilter('binary-tree', f),
+  'multiple-tree': (f) => resolveTreeFilter('multiple-tree', f),
+  json: resolveJsonFilter,
+  formula: (f) => {
+    const r = resolveFormulaFilter({ seed: 0, compat: 'strict', filter: f });
+    return { tasks: r.tasks, presets: r.cells.map((c) => c.name), icl: r.icl };
+  },
+};
 
 /**
  * A HiBench scenario as an hpt-bench dataset (DESIGN.md "generated"): `generate` streams the scenario's records;
@@ -113,15 +112,15 @@ abstract class HibenchDataset implements Dataset {
       for (const r of GENERATORS[this.id]({ seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);
       return;
     }
-    // validate the filter values exactly as the generator does (throws E_CONFIG on an unknown value)
-    GENERATORS[this.id]({ seed: 0, compat: 'strict', filter }).next();
+    // the generator's own resolution of the filter: the same validation and the same records selected
+    const selection = SELECTIONS[this.id](filter);
     let line = 0;
     let i = 0;
     for await (const raw of readRecords(options.data)) {
       line++;
       const r = assertValid<HibenchRecord>('hibench-record', raw, `${options.data} record ${line}`, 'E_DATA');
       if (r.scenario !== this.id) throw new HptError('E_CONFIG', `${options.data} record ${line} is a ${r.scenario} record, not ${this.id}; use --dataset hibench/${r.scenario}`);
-      if (keep(r, filter)) yield recordToSample(r, i++);
+      if (selects(selection, r)) yield recordToSample(r, i++);
     }
   }
 }

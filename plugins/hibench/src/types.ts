@@ -115,6 +115,30 @@ export interface SuiteFilter {
   semantics?: ('normal' | 'nonsense')[];
 }
 
+/**
+ * A validated filter in the values records carry (issue #4: `--task`, `--preset`, ... of `run --data FILE` select
+ * exactly what the generator would generate): formula preset shortcuts and JSON task groups already expanded.
+ * An absent `representations`/`semantics` means the scenario has none.
+ */
+export interface Selection {
+  tasks: readonly string[];
+  presets: readonly string[];
+  representations?: readonly Representation[];
+  icl: readonly IclMode[];
+  semantics?: readonly ('normal' | 'nonsense')[];
+}
+
+/** Does a record fall in a selection? */
+export function selects(sel: Selection, r: HibenchRecord): boolean {
+  return (
+    sel.tasks.includes(r.task) &&
+    sel.presets.includes(r.preset) &&
+    sel.icl.includes(r.icl) &&
+    (!sel.representations || sel.representations.includes(r.representation as Representation)) &&
+    (!sel.semantics || sel.semantics.includes(r.semantics as 'normal' | 'nonsense'))
+  );
+}
+
 /** Options of a scenario generator: the run seed (recorded in every record), the compat mode and the filter. */
 export interface GenerateOptions {
   seed: number;

@@ -2,7 +2,7 @@ import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } fr
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
-import { checkFilters, HptError, instantiate, type CompatMode, type Dataset, type Json } from '@hpt-bench/core';
+import { checkFilters, HptError, instantiate, type CompatMode, type Dataset } from '@hpt-bench/core';
 import Table from 'cli-table3';
 import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
 
@@ -87,7 +87,7 @@ modes. The file is written to a temporary name and renamed when complete. Feed i
       for (const r of records) {
         buf += `${JSON.stringify(r)}\n`;
         n++;
-        const task = typeof (r as Record<string, Json>).task === 'string' ? ((r as Record<string, Json>).task as string) : '(none)';
+        const task = typeof r.task === 'string' ? r.task : '(none)';
         tasks[task] = (tasks[task] ?? 0) + 1;
         if (buf.length >= CHUNK) await flush();
         if (flags.limit !== undefined && n >= flags.limit) break;

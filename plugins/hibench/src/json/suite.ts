@@ -11,7 +11,7 @@ import { HptError, type CompatMode } from '@hpt-bench/core';
 import { rngFor } from '../rng.js';
 import { selectValues } from '../filter.js';
 import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
-import type { Exemplar, GenerateOptions, HibenchRecord, IclMode } from '../types.js';
+import type { Exemplar, GenerateOptions, HibenchRecord, IclMode, Selection, SuiteFilter } from '../types.js';
 import { JSON_COMPAT_EXAMPLES } from './compat-examples.js';
 import { buildDocument, generateDocumentPair, JSON_PRESET_PARAMS, type DocumentPair, type JsonPreset } from './document.js';
 import { JSON_TASKS, matcherFor, outputTemplate, renderQuestion, sampleQuestions, taskText, type AbstractQuestion, type JsonTask } from './qa.js';
@@ -96,15 +96,25 @@ export function strictJsonExemplars(seed: number, task: JsonTask): Record<JsonSe
  */
 export function generateJson(options: GenerateOptions): Generator<HibenchRecord> {
   const { seed, compat, filter } = options;
+  const sel = resolveJsonFilter(filter);
+  return records(seed, compat, sel.presets, sel.tasks, sel.icl, sel.semantics);
+}
+
+/**
+ * Validate a JSON-scenario filter and resolve it to the values records carry (task groups expanded to sub-types).
+ * @throws HptError `E_CONFIG` as `generateJson`.
+ */
+export function resolveJsonFilter(filter: SuiteFilter): Selection & { tasks: JsonTask[]; presets: JsonPreset[]; icl: IclMode[]; semantics: JsonSemantics[] } {
   if (filter.representations && filter.representations.length > 0) {
     throw new HptError('E_CONFIG', `json: --representation does not apply to the JSON scenario (got '${filter.representations.join("', '")}')`);
   }
-  const presets = selectValues('json', '--preset', JSON_PRESETS, filter.presets);
   const wanted = selectValues('json', '--task', TASK_VALUES, filter.tasks);
-  const tasks = JSON_TASKS.filter((t) => wanted.some((w) => (JSON_TASK_GROUPS[w] ?? [w]).includes(t)));
-  const icls = selectValues('json', '--icl', ICL_MODES, filter.icl);
-  const semantics = selectValues('json', '--semantics', JSON_SEMANTICS, filter.semantics);
-  return records(seed, compat, presets, tasks, icls, semantics);
+  return {
+    presets: selectValues('json', '--preset', JSON_PRESETS, filter.presets),
+    tasks: JSON_TASKS.filter((t) => wanted.some((w) => (JSON_TASK_GROUPS[w] ?? [w]).includes(t))),
+    icl: selectValues('json', '--icl', ICL_MODES, filter.icl),
+    semantics: selectValues('json', '--semantics', JSON_SEMANTICS, filter.semantics),
+  };
 }
 
 function* records(

@@ -5,7 +5,7 @@
 import { HptError, type Json } from '@hpt-bench/core';
 import { selectValues } from '../filter.js';
 import { rngFor } from '../rng.js';
-import type { Exemplar, GenerateOptions, HibenchRecord, IclMode, Representation } from '../types.js';
+import type { Exemplar, GenerateOptions, HibenchRecord, IclMode, Representation, Selection, SuiteFilter } from '../types.js';
 import { buildRecord, compatExemplars, drawTask, instantiateTask, strictExemplars, tasksOf, type TaskInstance, type TreeScenario, type TreeTask } from './tasks.js';
 import { BINARY_PRESET_DEFS, MULTIPLE_PRESET_DEFS, sampleStructures, treeToStructure, type TreePreset } from './tree.js';
 
@@ -30,21 +30,31 @@ export function presetsOf(scenario: TreeScenario): readonly TreePreset[] {
  */
 export function generateTreeSuite(scenario: TreeScenario, options: GenerateOptions): Generator<HibenchRecord> {
   const { filter, seed, compat } = options;
+  const sel = resolveTreeFilter(scenario, filter);
+  const presets = presetsOf(scenario).filter((p) => sel.presets.includes(p.id));
+  return stream(scenario, seed, compat, presets, sel.tasks, sel.representations, sel.icl);
+}
+
+/**
+ * Validate a tree scenario's filter and resolve it to the values records carry (all values where a list is empty).
+ * @throws HptError `E_CONFIG` for an unknown task / preset / representation / ICL mode (with "did you mean"), or
+ *   when a `semantics` filter is given (JSON only).
+ */
+export function resolveTreeFilter(scenario: TreeScenario, filter: SuiteFilter): Selection & { tasks: TreeTask[]; representations: Representation[]; icl: IclMode[] } {
   if (filter.semantics && filter.semantics.length > 0) {
     throw new HptError('E_CONFIG', `${scenario}: --semantics applies to the json scenario only`);
   }
-  const defs = presetsOf(scenario);
-  const tasks = selectValues(scenario, '--task', tasksOf(scenario), filter.tasks);
-  const presetIds = selectValues(
-    scenario,
-    '--preset',
-    defs.map((p) => p.id),
-    filter.presets,
-  );
-  const reps = selectValues(scenario, '--representation', REPRESENTATIONS, filter.representations);
-  const icls = selectValues(scenario, '--icl', ICL_MODES, filter.icl);
-  const presets = defs.filter((p) => presetIds.includes(p.id));
-  return stream(scenario, seed, compat, presets, tasks, reps, icls);
+  return {
+    tasks: selectValues(scenario, '--task', tasksOf(scenario), filter.tasks),
+    presets: selectValues(
+      scenario,
+      '--preset',
+      presetsOf(scenario).map((p) => p.id),
+      filter.presets,
+    ),
+    representations: selectValues(scenario, '--representation', REPRESENTATIONS, filter.representations),
+    icl: selectValues(scenario, '--icl', ICL_MODES, filter.icl),
+  };
 }
 
 function* stream(
