@@ -31,8 +31,11 @@ export interface ChatMessage {
   content: string;
 }
 
-/** Why a model call is made: the graded call of a level, a chain step, or a knowledge candidate (hpt.md §1.3). */
-export type CallPurpose = 'graded' | 'intermediate' | 'knowledge';
+/**
+ * Why a model call is made: the graded call of a level, a chain step, or a knowledge candidate (hpt.md §1.3); the
+ * adaptive HPF's level choice (`selector`, hpt.md §2.3); an LLM-as-a-judge rating (`judge`, hpt.md §5.4).
+ */
+export type CallPurpose = 'graded' | 'intermediate' | 'knowledge' | 'selector' | 'judge';
 
 /** Generation settings; the paper's defaults are temperature 0.6, top-p 0.9, 1024 max tokens (hpt.md §6). */
 export interface GenerationSettings {
@@ -50,6 +53,11 @@ export interface ModelRequest extends GenerationSettings {
   messages: ChatMessage[];
   /** Ask for per-token log-probabilities of the completion (used to rank knowledge candidates, hpt.md §1.3). */
   logprobs?: boolean;
+  /**
+   * Ask for structured output: a JSON object matching `schema` (OpenAI `response_format: json_schema`, strict). Providers
+   * that cannot honour it answer with a `client` ModelCallError (HTTP 400/422) and the caller falls back to parsing.
+   */
+  responseFormat?: { name: string; schema: Record<string, Json> };
   context?: CallContext;
 }
 
@@ -61,6 +69,8 @@ export interface CallContext {
   purpose: CallPurpose;
   /** 0-based index of the call within the attempt. */
   seq: number;
+  /** Adaptive HPF only: the 1-based iteration of the selector loop the call belongs to (hpt.md §2.3). */
+  iteration?: number;
   scorer: Scorer;
   /** The scorer's context for this run (compat mode and the dataset's scorer options). */
   scoreContext: ScoreContext;
@@ -179,6 +189,12 @@ export interface PromptPack {
    * default "Provide the answer at the start of first sentence" (e.g. `{system}` for HiBench's per-scenario prompts).
    */
   system?: string;
+  /**
+   * The sample's plain task text (a template over its input): `{task}` of the adaptive prompt-selector (hpt.md §5.2,
+   * hpt-extras.json › selector.taskTemplates; the level-1 template without the role phrase where the reference has none,
+   * §9 #6) and the prompt `calibrate --judge` rates. Absent: the first level's template is used.
+   */
+  task?: string;
   strategies: Record<string, PromptPackEntry>;
 }
 
@@ -235,6 +251,64 @@ export interface StrategyContext {
 export interface Strategy {
   readonly id: string;
   run(ctx: StrategyContext): Promise<StrategyOutput>;
+}
+
+/**
+ * One decision of an adaptive-HPF selector, as recorded with the sample (hpt.md §2.3; issue #6 item 1).
+ * - `iteration`: 1-based iteration i of the selector loop (1..m);
+ * - `level`: the level the selector chose (the `llm` selector's first digit run, 1 when its reply has no digit); may be
+ *   outside 1..m;
+ * - `valid`: 1 <= level <= m; an invalid selection consumes the iteration with no attempt (§9 #4);
+ * - `raw`: the selector's reply text, when it has one;
+ * - `solved`: for a valid selection, whether the attempt at that level solved the sample;
+ * - `call`: the selector model's call (messages, output, usage), when one was made.
+ */
+export interface SelectionRecord {
+  iteration: number;
+  level: number | null;
+  valid: boolean;
+  raw?: string;
+  solved?: boolean;
+  call?: CallRecord;
+}
+
+/**
+ * What the adaptive engine hands a selector at each iteration (hpt.md §2.3, §5.2).
+ * - `levels`: the ladder, level 1 first (m = `levels.length`);
+ * - `task`: the sample's plain task text (the pack's `task` template filled from the sample; `{task}` of §5.2);
+ * - `feedback`: `{prev_res}` of §5.2: '' at iteration 1 and until an attempt fails, then the feedback sentence around
+ *   the latest failed attempt's completion (strict) or its full text (reference);
+ * - `history`: the earlier selections of this sample;
+ * - `call(text, cue)`: send `text` (then the cue, e.g. `Level:`) to the selector model and record the call.
+ *   @throws HptError `E_CONFIG` when the selector was configured without a model.
+ */
+export interface SelectionContext {
+  sample: Sample;
+  iteration: number;
+  levels: { level: number; strategy: string }[];
+  task: string;
+  feedback: string;
+  history: SelectionRecord[];
+  compat: CompatMode;
+  call(text: string, cue: string): Promise<CallResult>;
+}
+
+/** A selector's answer: the chosen level (any integer; the engine checks 1..m) or null for "none", and its reply text. */
+export interface Selection {
+  level: number | null;
+  raw?: string;
+}
+
+/**
+ * A selector plugin: picks the level to try at each iteration of the adaptive HPF (hpt.md §2.3; DESIGN.md "Selector").
+ * Built-ins: `llm` (the paper's prompt-selector; `needsModel`) and `fixed:<level>`. The part of `--selector` after the
+ * id is injected as `Tokens.SelectorArgument`.
+ */
+export interface Selector {
+  readonly id: string;
+  /** true when the selector asks a model (the run resolves the model named by the selector argument). */
+  readonly needsModel?: boolean;
+  select(ctx: SelectionContext): Promise<Selection>;
 }
 
 /** Options a dataset's `load` receives from the run. */

@@ -16,6 +16,7 @@ export * from './data/files.js';
 export * from './data/declarative.js';
 export * from './data/hub.js';
 export * from './ladder/engine.js';
+export * from './ladder/adaptive.js';
 export * from './ladder/single-call.js';
 export * from './store/store.js';
 export * from './run/pool.js';

@@ -31,10 +31,13 @@ export const Tokens = {
   Options: Symbol.for('hpt-bench.Options') as InjectionToken<Record<string, Json>>,
   /** For model contributions: the part of the model id after the colon (`gpt-4o` in `openai:gpt-4o`). */
   ModelName: Symbol.for('hpt-bench.ModelName') as InjectionToken<string>,
+  /** For selector contributions: the part of `--selector` after the selector id (`3` in `fixed:3`; '' when none). */
+  SelectorArgument: Symbol.for('hpt-bench.SelectorArgument') as InjectionToken<string>,
   /** Every contribution of a kind is registered under its kind token (multi-registration; `resolveAll`). */
   DatasetContribution: Symbol.for('hpt-bench.Contribution.datasets') as InjectionToken<Contribution>,
   StrategyContribution: Symbol.for('hpt-bench.Contribution.strategies') as InjectionToken<Contribution>,
   ModelContribution: Symbol.for('hpt-bench.Contribution.models') as InjectionToken<Contribution>,
   ScorerContribution: Symbol.for('hpt-bench.Contribution.scorers') as InjectionToken<Contribution>,
   LadderContribution: Symbol.for('hpt-bench.Contribution.ladders') as InjectionToken<Contribution>,
+  SelectorContribution: Symbol.for('hpt-bench.Contribution.selectors') as InjectionToken<Contribution>,
 } as const;

@@ -15,9 +15,10 @@ function approxTokens(text: string): number {
  * - `baseline:oracle`: every graded call answers with the target in the form the dataset's scorer accepts
  *   (`scorer.renderTarget`), so every sample is solved at level 1 in strict mode.
  * - `baseline:random`: every graded call answers with a valid random answer (`scorer.randomAnswer`) drawn from a
- *   seedrandom stream keyed by run seed, sample id, replicate, level and call index: the same seed gives the same answers whatever
- *   the concurrency.
- * Chain steps and knowledge calls get a short fixed text (with logprobs when asked, all 0 = probability 1).
+ *   seedrandom stream keyed by run seed, sample id, replicate, level and call index (and the iteration in adaptive runs):
+ *   the same seed gives the same answers whatever the concurrency.
+ * Chain steps and knowledge calls get a short fixed text (with logprobs when asked, all 0 = probability 1). As an
+ * adaptive-HPF selector model (`--selector baseline:random`), oracle answers level 1 and random a seeded level 1..5.
  */
 @injectable()
 export class BaselineModel implements Model {
@@ -37,15 +38,20 @@ export class BaselineModel implements Model {
     if (!ctx) throw new HptError('E_CONFIG', `${this.id} only answers calls made by the ladder (it needs the sample and scorer)`);
     const prompt = request.messages.map((m) => m.content).join('\n');
     let text: string;
-    if (ctx.purpose !== 'graded') {
+    const replicate = typeof ctx.sample.meta?.replicate === 'number' ? ctx.sample.meta.replicate : 0;
+    // adaptive HPF: a level drawn again at a later iteration is a new draw (manual runs keep their seeds)
+    const iteration = ctx.iteration !== undefined ? `:i${ctx.iteration}` : '';
+    if (ctx.purpose === 'selector') {
+      // as an adaptive-HPF selector: oracle always says level 1, random a seeded level 1..5
+      text = this.name === 'oracle' ? '1' : String(1 + Math.floor(seedrandom(`${ctx.seed}:${ctx.sample.id}:${replicate}:selector${iteration}`)() * 5));
+    } else if (ctx.purpose !== 'graded') {
       text = ctx.purpose === 'knowledge' ? `Background knowledge for sample ${ctx.sample.id}.` : `Step ${ctx.seq + 1} notes for sample ${ctx.sample.id}.`;
     } else if (this.name === 'oracle') {
       if (!ctx.scorer.renderTarget) throw new HptError('E_CONFIG', `scorer ${ctx.scorer.id} cannot render targets, so ${this.id} cannot answer`);
       text = ctx.scorer.renderTarget(ctx.sample, ctx.scoreContext);
     } else {
       if (!ctx.scorer.randomAnswer) throw new HptError('E_CONFIG', `scorer ${ctx.scorer.id} cannot draw random answers, so ${this.id} cannot answer`);
-      const replicate = typeof ctx.sample.meta?.replicate === 'number' ? ctx.sample.meta.replicate : 0;
-      const random = seedrandom(`${ctx.seed}:${ctx.sample.id}:${replicate}:${ctx.level}:${ctx.seq}`);
+      const random = seedrandom(`${ctx.seed}:${ctx.sample.id}:${replicate}:${ctx.level}:${ctx.seq}${iteration}`);
       text = ctx.scorer.randomAnswer(ctx.sample, random, ctx.scoreContext);
     }
     const completionTokens = approxTokens(text);

@@ -55,7 +55,8 @@ export class OpenAIChatModel implements Model {
   }
 
   /**
-   * One chat completion. Sends messages, temperature, top_p, max_tokens, seed, and logprobs when asked.
+   * One chat completion. Sends messages, temperature, top_p, max_tokens, seed, logprobs when asked, and
+   * `response_format: {type: 'json_schema', json_schema: {name, schema, strict: true}}` for `responseFormat`.
    * @throws `ModelCallError` (retryable by the ModelClient, issue #5 item 3): `rate-limit` on HTTP 429 (with
    *   `retryAfterMs` from `retry-after-ms` / `retry-after`), `server` on 5xx, `timeout` when no answer came within
    *   `timeoutMs` (or HTTP 408), `connection` when the endpoint is unreachable or dropped the connection; not retryable:
@@ -74,6 +75,9 @@ export class OpenAIChatModel implements Model {
         max_tokens: request.maxTokens,
         ...(request.seed !== undefined ? { seed: request.seed } : {}),
         ...(request.logprobs ? { logprobs: true } : {}),
+        ...(request.responseFormat
+          ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true } } }
+          : {}),
       });
     } catch (e) {
       throw this.explain(e);

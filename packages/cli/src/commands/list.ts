@@ -3,11 +3,11 @@ import type { ContributionKind } from '@hpt-bench/core';
 import Table from 'cli-table3';
 import { HptCommand, tableStyle } from '../base.js';
 
-const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders'];
+const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders', 'selectors'];
 
 /** `hpt-bench list [kind]`: the contributions of every discovered plugin. */
 export default class List extends HptCommand {
-  static override summary = 'List datasets, strategies, models, scorers and ladders contributed by plugins.';
+  static override summary = 'List datasets, strategies, models, scorers, ladders and selectors contributed by plugins.';
   static override examples = ['<%= config.bin %> list', '<%= config.bin %> list datasets --json', '<%= config.bin %> list ladders --plugin ./my-plugin'];
   static override args = {
     kind: Args.string({ description: 'only this kind', options: KINDS, required: false }),

@@ -19,6 +19,8 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     'OPENAI_API_KEY=... <%= config.bin %> run --dataset gsm8k --data gsm8k-test.jsonl --model openai:gpt-4o-mini --limit 50',
     '<%= config.bin %> run --dataset csqa --data csqa.json --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --json',
     '<%= config.bin %> run --dataset hibench/binary-tree --task mirror_tree --representation hierarchy --icl zero --limit 20 --model baseline:oracle',
+    '<%= config.bin %> run --mode adaptive --selector openai:llama3 --dataset boolq --data boolq.json --model openai:gpt-4o-mini --limit 50',
+    '<%= config.bin %> run --mode adaptive --selector fixed:2 --dataset csqa --split mini --model baseline:random',
   ];
 
   static override flags = {
@@ -29,6 +31,9 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model; required unless --resume' }),
     'knowledge-model': Flags.string({ description: 'model that generates knowledge at the generated-knowledge level (default: --model)' }),
     ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
+    mode: Flags.string({ description: 'manual: climb the ladder level by level (hpt.md §2.1); adaptive: a selector picks the level at each of m iterations and a sample solved by level x at iteration i scores x + i (§2.3)', options: ['manual', 'adaptive'], default: 'manual', helpGroup: 'ADAPTIVE' }),
+    selector: Flags.string({ description: "adaptive mode: a model id for the paper's prompt-selector (e.g. openai:llama3, same as llm:openai:llama3), fixed:<level>, or a plugin selector <id>[:<argument>]", helpGroup: 'ADAPTIVE' }),
+    'selector-base-url': Flags.string({ description: "adaptive mode: the selector model's OpenAI-compatible endpoint when it is not --base-url (it gets its own adaptive concurrency limit)", helpGroup: 'ADAPTIVE' }),
     'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
     'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
     temperature: Flags.string({ description: 'sampling temperature', default: '0.6' }),
@@ -104,8 +109,13 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       ...(flags.samples > 1 ? { samples: flags.samples } : {}),
       ...(flags.threshold !== undefined ? { scorerOptions: { threshold: number('--threshold', flags.threshold, 0, 1) } } : {}),
       ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: number('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
+      ...(flags.mode === 'adaptive' ? { mode: 'adaptive' as const } : {}),
+      ...(flags.selector ? { selector: flags.selector } : {}),
+      ...(flags['selector-base-url'] ? { selectorBaseUrl: flags['selector-base-url'] } : {}),
       ...execution,
     };
+    if (flags.mode === 'adaptive' && !flags.selector) throw new HptError('E_CONFIG', "--mode adaptive needs --selector: a model id for the paper's prompt-selector (e.g. openai:llama3) or fixed:<level>");
+    if (flags.mode !== 'adaptive' && (flags.selector || flags['selector-base-url'])) throw new HptError('E_CONFIG', '--selector and --selector-base-url apply to --mode adaptive only');
     const filters = filtersFrom(flags);
     if (Object.keys(filters).length) config.filters = filters;
     return config;
@@ -222,6 +232,9 @@ async function writeOut(store: RunStore, runId: string, path: string, samples: n
         ...(samples > 1 ? { replicate: r.index % samples } : {}),
         ...(r.meta ? { meta: r.meta } : {}),
         attempts: r.attempts as unknown as Json,
+        ...(r.iteration !== undefined ? { iteration: r.iteration } : {}),
+        ...(r.selections ? { selections: r.selections as unknown as Json } : {}),
+        ...(r.records ? { records: r.records as unknown as Json } : {}),
       };
       if (!stream.write(`${JSON.stringify(line)}\n`)) await once(stream, 'drain');
     }
@@ -259,16 +272,23 @@ export function metricRows(metrics: Record<string, Json>, prefix = ''): [string,
 /** The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20). */
 export function renderSummary(s: RunSummary, storePath: string): string {
   const t = new Table({ style: tableStyle(), head: ['', s.dataset] });
-  t.push(['model', s.model], ['samples (n)', s.samples ? `${s.n} (${s.n / s.samples} x ${s.samples} replicates)` : String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);
+  t.push(['model', s.model]);
+  if (s.mode === 'adaptive') t.push(['mode', `adaptive (selector ${s.selector}; a sample solved by level x at iteration i scores x + i)`]);
+  t.push(['samples (n)', s.samples ? `${s.n} (${s.n / s.samples} x ${s.samples} replicates)` : String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);
   for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
   if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);
   for (const [k, v] of metricRows(s.metrics ?? {})) t.push([k, v]);
+  if (s.mode === 'adaptive') t.push(['selections (outside 1..m, iteration consumed)', `${s.selections ?? 0} (${s.invalidSelections ?? 0})`]);
   if (s.errored) t.push(['errored samples (not scored; --retry-errors redoes them)', String(s.errored)]);
   t.push(['model calls (from cache)', `${s.calls} (${s.cachedCalls})`], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
   for (const [level, u] of Object.entries(s.levels)) {
     const cost = u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : '';
     t.push([`level ${level}: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached), ${u.promptTokens} / ${u.completionTokens}${cost}`]);
+  }
+  if (s.selectorUsage && s.selectorUsage.calls) {
+    const u = s.selectorUsage;
+    t.push([`selector: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached), ${u.promptTokens} / ${u.completionTokens}${u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : ''}`]);
   }
   if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);

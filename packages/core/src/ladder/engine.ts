@@ -9,6 +9,7 @@ import type {
   ModelResponse,
   PromptPack,
   Sample,
+  SelectionRecord,
   Scorer,
   Strategy,
   StrategyContext,
@@ -34,6 +35,8 @@ export interface AttemptRecord {
   graded: GradedOutput;
   calls: CallRecord[];
   notes?: Record<string, Json>;
+  /** adaptive HPF: the 1-based selector iteration of this attempt (hpt.md §2.3) */
+  iteration?: number;
 }
 
 /**
@@ -53,6 +56,17 @@ export interface SampleResult {
   attempts: AttemptRecord[];
   /** the sample's `meta` (scenario, task, configuration... for per-configuration metrics), when it has one */
   meta?: Record<string, Json>;
+  /** adaptive HPF: the iteration i at which level x solved the sample (`hpi` = x + i; hpt.md §2.3) */
+  iteration?: number;
+  /** adaptive HPF: every selection of the sample, in order (valid or not) */
+  selections?: SelectionRecord[];
+  /**
+   * adaptive HPF under `--compat reference` only: the score records the reference code appends for this sample when
+   * they are not exactly one (hpt.md §2.3 (a)-(c)): none (the sample is dropped), or two (solved at the last iteration:
+   * x + i, then m + HPI_Dataset with the last failed attempt's prediction). `hpi` and `solved` then hold their sum and
+   * count; HPI and accuracy are taken over records, not samples.
+   */
+  records?: { hpi: number; solved: boolean; prediction: Json }[];
 }
 
 /** Everything the ladder needs for a run. `knowledgeModel` answers calls of purpose `knowledge`. */
@@ -74,7 +88,12 @@ export interface LadderSetup {
  * call above it. HPI of the sample = the solving level, else m + HPI_Dataset (m = number of levels).
  */
 export class LadderEngine {
-  constructor(private readonly setup: LadderSetup) {}
+  constructor(protected readonly setup: LadderSetup) {}
+
+  /** The ladder's levels, level 1 first (m = `levels.length`). */
+  get levels(): readonly LadderLevel[] {
+    return this.setup.levels;
+  }
 
   /**
    * Route the ladder's calls through other model objects (the run wraps both models in a ModelClient with the
@@ -105,8 +124,11 @@ export class LadderEngine {
     return { sampleId: sample.id, index: sample.index, level: null, hpi: this.unsolvedHpi, solved: false, prediction: last ? last.extracted : null, target: sample.target, attempts, ...meta };
   }
 
-  /** Run one level on one sample and grade it. */
-  async attempt(sample: Sample, rung: LadderLevel): Promise<AttemptRecord> {
+  /**
+   * Run one level on one sample and grade it. `iteration` (adaptive HPF) is recorded on the attempt and passed to the
+   * model calls' context, so repeated draws of a level at later iterations are not collapsed by the call cache.
+   */
+  async attempt(sample: Sample, rung: LadderLevel, iteration?: number): Promise<AttemptRecord> {
     const s = this.setup;
     const calls: CallRecord[] = [];
     let seq = 0;
@@ -131,7 +153,17 @@ export class LadderEngine {
           ...(s.generation.seed !== undefined && replicate ? { seed: s.generation.seed + replicate } : {}),
           messages,
           logprobs: options?.logprobs,
-          context: { sample, level: rung.level, strategy: rung.strategyId, purpose, seq: mySeq, scorer: s.scorer, scoreContext: { compat: s.compat, options: s.scorerOptions }, seed: s.seed },
+          context: {
+            sample,
+            level: rung.level,
+            strategy: rung.strategyId,
+            purpose,
+            seq: mySeq,
+            scorer: s.scorer,
+            scoreContext: { compat: s.compat, options: s.scorerOptions },
+            seed: s.seed,
+            ...(iteration !== undefined ? { iteration } : {}),
+          },
         });
         const latencyMs = response.latencyMs ?? performance.now() - started;
         const record: CallRecord = {
@@ -161,6 +193,7 @@ export class LadderEngine {
       graded: out.graded,
       calls: calls.sort((a, b) => a.seq - b.seq),
       ...(out.notes ? { notes: out.notes } : {}),
+      ...(iteration !== undefined ? { iteration } : {}),
     };
   }
 }

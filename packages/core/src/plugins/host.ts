@@ -34,6 +34,7 @@ const KIND_TOKEN: Record<ContributionKind, InjectionToken<Contribution>> = {
   models: Tokens.ModelContribution,
   scorers: Tokens.ScorerContribution,
   ladders: Tokens.LadderContribution,
+  selectors: Tokens.SelectorContribution,
 };
 
 /**

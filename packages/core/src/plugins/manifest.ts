@@ -72,6 +72,8 @@ export interface PluginManifest {
     models?: CodeDecl[];
     scorers?: CodeDecl[];
     ladders?: LadderDecl[];
+    /** adaptive-HPF level selectors (hpt.md §2.3; issue #6 item 2), e.g. `llm` and `fixed` */
+    selectors?: CodeDecl[];
   };
 }
 

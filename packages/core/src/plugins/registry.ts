@@ -2,8 +2,8 @@ import { distance } from 'fastest-levenshtein';
 import { HptError } from '../errors.js';
 import type { CodeDecl, DatasetDecl, LadderDecl, PluginSource, StrategyDecl } from './manifest.js';
 
-/** The five contribution kinds a manifest can declare. */
-export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders';
+/** The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders and selectors). */
+export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors';
 
 /** The declaration type of each kind. */
 export interface DeclOf {
@@ -12,6 +12,7 @@ export interface DeclOf {
   models: CodeDecl;
   scorers: CodeDecl;
   ladders: LadderDecl;
+  selectors: CodeDecl;
 }
 
 /**
@@ -26,7 +27,7 @@ export interface Contribution<K extends ContributionKind = ContributionKind> {
   decl: DeclOf[K];
 }
 
-const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder' };
+const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder', selectors: 'selector' };
 
 /**
  * Suggest the closest known names to `wanted` (Levenshtein distance ≤ max(2, a third of its length), or a prefix match).

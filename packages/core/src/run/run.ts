@@ -2,10 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
-import type { CompatMode, Dataset, GenerationSettings, Json, Model, Sample, Scorer, Strategy } from '../contracts.js';
+import type { CompatMode, Dataset, GenerationSettings, Json, Model, Sample, Scorer, Selector, Strategy } from '../contracts.js';
+
 import { DeclarativeDataset } from '../data/declarative.js';
 import { HptError, isHptError, isModelCallError } from '../errors.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
+import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
 import { SingleCallStrategy } from '../ladder/single-call.js';
 import { instantiate } from '../plugins/host.js';
 import type { DatasetDecl, LadderDecl, StrategyDecl } from '../plugins/manifest.js';
@@ -62,6 +64,15 @@ export interface RunConfig {
   maxRetries?: number;
   /** USD per 1M tokens by model id (`--prices FILE`): adds cost per level and in total to the summary */
   prices?: Record<string, { input: number; output: number }>;
+  /** `adaptive`: the adaptive HPF with a selector (hpt.md §2.3; issue #6); absent: the manual ladder */
+  mode?: 'adaptive';
+  /**
+   * adaptive mode: the selector, `<selector id>[:<argument>]` (`fixed:2`, `llm:openai:llama3`) or a model id, which
+   * means the `llm` selector asking that model (`openai:llama3`)
+   */
+  selector?: string;
+  /** adaptive mode: the selector model's endpoint when it differs from the evaluated model's (`--selector-base-url`) */
+  selectorBaseUrl?: string;
 }
 
 /** How `executeRun` picks the run it writes to (issue #5 item 2). */
@@ -115,7 +126,8 @@ export interface RunSummary {
   runId: string;
   dataset: string;
   model: string;
-  mode: 'manual';
+  /** `manual` (hpt.md §2.1) or `adaptive` (§2.3: x + i per solved sample) */
+  mode: 'manual' | 'adaptive';
   ladder: string[];
   n: number;
   hpi: number;
@@ -145,6 +157,14 @@ export interface RunSummary {
   cost?: number;
   /** true when this invocation continued an earlier, unfinished run (or redid its errored samples) */
   resumed?: boolean;
+  /** adaptive mode: the selector (`llm:<model>`, `fixed:<level>`, ...) */
+  selector?: string;
+  /** adaptive mode: iterations consumed by a selection outside 1..m (no attempt made; hpt.md §2.3, §9 #4) */
+  invalidSelections?: number;
+  /** adaptive mode: selections made in all */
+  selections?: number;
+  /** adaptive mode: the selector model's calls and tokens (and cost), also counted in `calls` and `usage` */
+  selectorUsage?: LevelUsage;
 }
 
 /** Everything resolved for a run, before any sample is read. */
@@ -163,6 +183,8 @@ export interface PreparedRun {
   hpiDataset: number;
   /** true when the dataset names no prompt pack and the generic pack is used (samples get its input defaults) */
   genericPack: boolean;
+  /** adaptive mode: the selector, its canonical spec (`llm:openai:llama3`) and its model when it asks one */
+  selector?: { selector: Selector; spec: string; model?: Model };
 }
 
 /**
@@ -241,7 +263,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   }
   const model = await resolveModel(registry, container, config.model, config.modelOptions);
   const knowledgeModel = config.knowledgeModel && config.knowledgeModel !== config.model ? await resolveModel(registry, container, config.knowledgeModel, config.modelOptions) : model;
-  const engine = new LadderEngine({
+  const setup = {
     levels,
     model,
     knowledgeModel,
@@ -252,12 +274,49 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     compat: config.compat,
     generation: config.generation,
     seed: config.seed,
-  });
+  };
+  let engine: LadderEngine;
+  let selector: PreparedRun['selector'];
+  if (config.mode === 'adaptive') {
+    if (!config.selector) throw new HptError('E_CONFIG', 'adaptive mode needs a selector: --selector <model-id> (the paper\'s prompt-selector asking that model) or --selector fixed:<level>');
+    const { contribution, argument } = resolveSelectorSpec(registry, config.selector);
+    const instance = await instantiate<Selector>(container, contribution, {}, (child) => child.register(Tokens.SelectorArgument, { useValue: argument }));
+    let selectorModel: Model | undefined;
+    if (instance.needsModel) {
+      const options = config.selectorBaseUrl ? { ...config.modelOptions, baseUrl: config.selectorBaseUrl } : config.modelOptions;
+      selectorModel = argument === config.model && !config.selectorBaseUrl ? model : await resolveModel(registry, container, argument, options);
+    }
+    selector = { selector: instance, spec: `${contribution.id}${argument ? `:${argument}` : ''}`, ...(selectorModel ? { model: selectorModel } : {}) };
+    // the plain task text must exist before any call (fails here with a clear error otherwise)
+    taskTemplate({ pack, levels });
+    engine = new AdaptiveEngine({ ...setup, selector: instance, ...(selectorModel ? { selectorModel } : {}) });
+  } else {
+    if (config.selector) throw new HptError('E_CONFIG', '--selector applies to --mode adaptive only');
+    engine = new LadderEngine(setup);
+  }
   if (config.prices) {
-    const missing = [...new Set([model.id, knowledgeModel.id])].filter((id) => !config.prices![id]);
+    const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : [])])].filter((id) => !config.prices![id]);
     if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
   }
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack: !decl.promptPack };
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack: !decl.promptPack, ...(selector ? { selector } : {}) };
+}
+
+/**
+ * Read a `--selector` value (issue #6 item 2): `<selector id>[:<argument>]` when the part before the first colon names a
+ * selector contribution (`fixed:3`, `llm:openai:llama3`, a community selector), else the whole value is a model id for
+ * the `llm` selector (`openai:llama3`, `baseline:random`).
+ * @throws HptError `E_UNKNOWN_ID` when it names neither a selector nor a model kind (with suggestions).
+ */
+export function resolveSelectorSpec(registry: Registry, spec: string): { contribution: ReturnType<Registry['get']>; argument: string } {
+  const colon = spec.indexOf(':');
+  const head = colon < 0 ? spec : spec.slice(0, colon);
+  const argument = colon < 0 ? '' : spec.slice(colon + 1);
+  if (registry.has('selectors', head)) return { contribution: registry.get('selectors', head), argument };
+  if (!registry.has('models', head)) {
+    const known = [...new Set(registry.list('selectors').map((c) => c.id))];
+    throw new HptError('E_UNKNOWN_ID', `unknown selector '${spec}': give a selector (${known.map((k) => `${k}:...`).join(', ')}) or a model id for the llm selector (e.g. openai:llama3)`);
+  }
+  return { contribution: registry.get('selectors', 'llm'), argument: spec };
 }
 
 /** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
@@ -312,7 +371,7 @@ export function planRun(store: RunStore, config: RunConfig, plan: RunPlan, newId
 }
 
 /**
- * Execute a prepared manual-HPF run: stream samples (up to `limit`) under bounded concurrency through the ladder,
+ * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3): stream samples (up to `limit`) under bounded concurrency through the ladder,
  * store each finished sample atomically, then compute the summary from the store and mark the run completed.
  * Model calls go through a ModelClient per model (cache, retries with backoff, AIMD concurrency per endpoint). A sample
  * whose calls still fail is stored as errored and the run goes on; the first BREAKER samples all erroring before any
@@ -330,7 +389,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     store.reopenRun(runId);
     hooks.logger.info(`resuming run ${runId}: ${planned.skip.size} samples already recorded${plan.retryErrors ? ', redoing the errored ones' : ''}`);
   } else {
-    store.createRun({ id: runId, dataset: prepared.datasetId, model: prepared.model.id, mode: 'manual', config: storedConfig, configHash: configHash(config) });
+    store.createRun({ id: runId, dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig, configHash: configHash(config) });
   }
   hooks.onRun?.(runId);
   const limiters = new EndpointLimiters(config.concurrency);
@@ -339,6 +398,8 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
   const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });
   const client = wrap(prepared.model);
   prepared.engine.setModels(client, prepared.knowledgeModel === prepared.model ? client : wrap(prepared.knowledgeModel));
+  const selectorModel = prepared.selector?.model;
+  if (selectorModel && prepared.engine instanceof AdaptiveEngine) prepared.engine.setSelectorModel(selectorModel === prepared.model ? client : wrap(selectorModel));
   let skipped = 0;
   const total = config.limit !== undefined ? Math.max(0, config.limit * (config.samples ?? 1) - planned.skip.size) : undefined;
   const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0 };
@@ -384,7 +445,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       hooks.onProgress?.(progress);
     });
     const agg = store.aggregate(runId);
-    if (agg.n === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+    if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
     const levelCounts: Record<string, number> = {};
     for (let l = 1; l <= prepared.ladderIds.length; l++) levelCounts[String(l)] = agg.levelCounts[String(l)] ?? 0;
     levelCounts.unsolved = agg.unsolved;
@@ -409,22 +470,38 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
         cost! += c;
       }
     }
+    let selectorUsage: LevelUsage | undefined;
+    if (prepared.selector) {
+      selectorUsage = { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) };
+      for (const u of agg.selectorUsage) {
+        selectorUsage.calls += u.calls;
+        if (u.cached) selectorUsage.cachedCalls += u.calls;
+        selectorUsage.promptTokens += u.promptTokens;
+        selectorUsage.completionTokens += u.completionTokens;
+        const price = config.prices?.[u.model];
+        if (price && !u.cached) {
+          const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
+          selectorUsage.cost! += c;
+          cost! += c;
+        }
+      }
+    }
     const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
     const threshold = prepared.scorerOptions.threshold;
     const summary: RunSummary = {
       runId,
       dataset: prepared.datasetId,
       model: prepared.model.id,
-      mode: 'manual',
+      mode: config.mode ?? 'manual',
       ladder: prepared.ladderIds,
       n: agg.n,
       hpi: agg.n ? agg.hpiSum / agg.n : 0,
       hpiDataset: prepared.hpiDataset,
       accuracy: agg.n ? agg.solved / agg.n : 0,
       levelCounts,
-      calls: agg.calls,
-      cachedCalls: agg.cachedCalls,
-      usage: { promptTokens: agg.promptTokens, completionTokens: agg.completionTokens },
+      calls: agg.calls + (selectorUsage?.calls ?? 0),
+      cachedCalls: agg.cachedCalls + (selectorUsage?.cachedCalls ?? 0),
+      usage: { promptTokens: agg.promptTokens + (selectorUsage?.promptTokens ?? 0), completionTokens: agg.completionTokens + (selectorUsage?.completionTokens ?? 0) },
       levels,
       ...(cost !== undefined ? { cost } : {}),
       compat: config.compat,
@@ -436,6 +513,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       ...((config.samples ?? 1) > 1 ? { samples: config.samples } : {}),
       ...(typeof threshold === 'number' ? { threshold } : {}),
       ...(metrics ? { metrics } : {}),
+      ...(prepared.selector ? { selector: prepared.selector.spec, invalidSelections: agg.invalidSelections, selections: agg.selections, selectorUsage } : {}),
     };
     store.finishRun(runId, summary as unknown as Record<string, Json>);
     return summary;

@@ -54,9 +54,10 @@ export function isStochastic(request: Pick<ModelRequest, 'temperature'>): boolea
 /**
  * The canonical JSON the cache key hashes (issue #5 item 1), with a fixed field order:
  * `v` (format version), `model` (model id), `endpoint` (base URL without credentials, or null), `temperature`, `topP`,
- * `maxTokens`, `seed` (or null), `logprobs` (boolean), `messages` (`[role, content]` pairs), and `draw`: when sampling
+ * `maxTokens`, `seed` (or null), `logprobs` (boolean), `messages` (`[role, content]` pairs), `responseFormat` when structured output is asked for, and `draw`: when sampling
  * is stochastic (temperature > 0) and the request has a `context`, the call's coordinates — sample id, replicate
- * (`sample.meta.replicate`, default 0), level, strategy, purpose, seq, and the run seed — else null (at temperature 0
+ * (`sample.meta.replicate`, default 0), level, strategy, purpose, seq, the run seed, and in adaptive runs the
+ * iteration — else null (at temperature 0
  * the same request gives the same answer wherever it is made, so identical calls share one entry).
  * Never contains secrets: only the model id, the credential-free endpoint and the request.
  */
@@ -72,6 +73,8 @@ export function cacheKeyMaterial(model: Pick<Model, 'id' | 'endpoint'>, request:
           purpose: ctx.purpose,
           seq: ctx.seq,
           runSeed: ctx.seed,
+          // adaptive HPF: the same level can be drawn again at a later iteration (absent in manual runs: keys unchanged)
+          ...(ctx.iteration !== undefined ? { iteration: ctx.iteration } : {}),
         }
       : null;
   return JSON.stringify({
@@ -85,6 +88,8 @@ export function cacheKeyMaterial(model: Pick<Model, 'id' | 'endpoint'>, request:
     logprobs: request.logprobs ?? false,
     messages: request.messages.map((m) => [m.role, m.content]),
     draw,
+    // structured output (the judge); absent otherwise, so keys of plain calls are unchanged
+    ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
   });
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Json } from '../contracts.js';
+import type { Json, SelectionRecord } from '../contracts.js';
 import { HptError } from '../errors.js';
 import type { AttemptRecord, SampleResult } from '../ladder/engine.js';
 
@@ -26,9 +26,15 @@ export interface RunRecord {
 
 /** Aggregates of a run's stored samples (used for the run summary; hpt.md §2.1). */
 export interface StoredAggregate {
+  /**
+   * recorded scores: one per done sample, except adaptive runs under `--compat reference`, whose samples may carry zero
+   * or two (hpt.md §2.3 (a)-(b))
+   */
   n: number;
   hpiSum: number;
   solved: number;
+  /** done samples (rows), whatever their number of recorded scores */
+  samples: number;
   /** samples solved at each level, by level number; unsolved count separately */
   levelCounts: Record<string, number>;
   unsolved: number;
@@ -42,6 +48,10 @@ export interface StoredAggregate {
   completionTokens: number;
   /** calls and tokens per ladder level, model and cache state (for usage and cost per level) */
   usageByLevel: { level: number; model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }[];
+  /** adaptive HPF: selections made, of which outside 1..m, and the selector model's calls by model and cache state */
+  selections: number;
+  invalidSelections: number;
+  selectorUsage: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }[];
 }
 
 const SCHEMA = `
@@ -70,11 +80,15 @@ CREATE TABLE IF NOT EXISTS samples (
   meta TEXT,
   status TEXT NOT NULL DEFAULT 'done',
   error TEXT,
+  iteration INTEGER,
+  scores INTEGER NOT NULL DEFAULT 1,
+  records TEXT,
   PRIMARY KEY (run_id, idx)
 );
 CREATE TABLE IF NOT EXISTS attempts (
   run_id TEXT NOT NULL,
   idx INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
   level INTEGER NOT NULL,
   strategy TEXT NOT NULL,
   solved INTEGER NOT NULL,
@@ -82,12 +96,14 @@ CREATE TABLE IF NOT EXISTS attempts (
   extracted TEXT NOT NULL,
   graded TEXT NOT NULL,
   notes TEXT,
-  PRIMARY KEY (run_id, idx, level),
+  iteration INTEGER,
+  PRIMARY KEY (run_id, idx, attempt),
   FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
 );
 CREATE TABLE IF NOT EXISTS calls (
   run_id TEXT NOT NULL,
   idx INTEGER NOT NULL,
+  attempt INTEGER NOT NULL,
   level INTEGER NOT NULL,
   seq INTEGER NOT NULL,
   purpose TEXT NOT NULL,
@@ -100,9 +116,59 @@ CREATE TABLE IF NOT EXISTS calls (
   finish_reason TEXT NOT NULL,
   mean_token_prob REAL,
   cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, level, seq),
-  FOREIGN KEY (run_id, idx, level) REFERENCES attempts(run_id, idx, level) ON DELETE CASCADE
+  PRIMARY KEY (run_id, idx, attempt, seq),
+  FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
 );
+CREATE TABLE IF NOT EXISTS selections (
+  run_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  iteration INTEGER NOT NULL,
+  level INTEGER,
+  valid INTEGER NOT NULL,
+  raw TEXT,
+  solved INTEGER,
+  model TEXT,
+  messages TEXT,
+  output TEXT,
+  prompt_tokens INTEGER NOT NULL DEFAULT 0,
+  completion_tokens INTEGER NOT NULL DEFAULT 0,
+  latency_ms REAL,
+  finish_reason TEXT,
+  cached INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, idx, iteration),
+  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
+);
+`;
+
+/**
+ * Stores of schema version 1 keyed attempts by (run, sample, level), which the adaptive HPF breaks (a level can be tried
+ * at several iterations). Version 2 keys attempts and calls by the attempt's ordinal within the sample; a manual run's
+ * attempts are levels 1..k in order, so a version-1 row's ordinal is level - 1. The tables are rebuilt in one
+ * transaction (SQLite cannot change a primary key in place).
+ */
+const MIGRATE_ATTEMPTS_V2 = `
+CREATE TABLE attempts_v2 (
+  run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, strategy TEXT NOT NULL,
+  solved INTEGER NOT NULL, score REAL NOT NULL, extracted TEXT NOT NULL, graded TEXT NOT NULL, notes TEXT, iteration INTEGER,
+  PRIMARY KEY (run_id, idx, attempt),
+  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
+);
+INSERT INTO attempts_v2 (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes)
+  SELECT run_id, idx, level - 1, level, strategy, solved, score, extracted, graded, notes FROM attempts;
+CREATE TABLE calls_v2 (
+  run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, seq INTEGER NOT NULL,
+  purpose TEXT NOT NULL, model TEXT NOT NULL, messages TEXT NOT NULL, output TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, finish_reason TEXT NOT NULL, mean_token_prob REAL,
+  cached INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, idx, attempt, seq),
+  FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
+);
+INSERT INTO calls_v2 (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached)
+  SELECT run_id, idx, level - 1, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached FROM calls;
+DROP TABLE calls;
+DROP TABLE attempts;
+ALTER TABLE attempts_v2 RENAME TO attempts;
+ALTER TABLE calls_v2 RENAME TO calls;
 `;
 
 /**
@@ -124,19 +190,44 @@ export class RunStore {
       this.db.pragma('synchronous = NORMAL');
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('busy_timeout = 5000');
-      this.db.exec(SCHEMA);
       // stores written by earlier versions gain the newer columns (nullable or defaulted, so old rows stay valid)
-      this.addMissingColumns('samples', { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT' });
+      this.addMissingColumns('samples', { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT' });
       this.addMissingColumns('calls', { cached: 'INTEGER NOT NULL DEFAULT 0' });
       this.addMissingColumns('runs', { config_hash: 'TEXT' });
+      if (this.hasTable('attempts') && this.hasTable('calls') && !this.columns('attempts').has('attempt')) this.migrateAttemptsV2();
+      this.db.exec(SCHEMA);
     } catch (e) {
       throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}`);
     }
   }
 
+  private hasTable(name: string): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+  }
+
+  private columns(table: string): Set<string> {
+    return new Set((this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+  }
+
+  /** Add the columns `table` lacks (a table that does not exist yet is left to SCHEMA). */
   private addMissingColumns(table: string, columns: Record<string, string>): void {
-    const have = new Set((this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+    if (!this.hasTable(table)) return;
+    const have = this.columns(table);
     for (const [name, type] of Object.entries(columns)) if (!have.has(name)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+  }
+
+  /** Rebuild attempts and calls with the attempt ordinal in their keys (see MIGRATE_ATTEMPTS_V2); all or nothing. */
+  private migrateAttemptsV2(): void {
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATE_ATTEMPTS_V2);
+        const broken = this.db.pragma('foreign_key_check') as unknown[];
+        if (broken.length) throw new Error(`migration left ${broken.length} dangling rows`);
+      })();
+    } finally {
+      this.db.pragma('foreign_keys = ON');
+    }
   }
 
   /** Record a new run in state `running`. `configHash` identifies runs that may resume each other (issue #5). */
@@ -201,17 +292,32 @@ export class RunStore {
   }
 
   private readonly insertSample = (runId: string, r: SampleResult): void => {
-    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-      runId, r.index, r.sampleId, r.level, r.hpi, r.solved ? 1 : 0, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
+    const records = r.records;
+    const solved = records ? records.filter((x) => x.solved).length : r.solved ? 1 : 0;
+    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      runId, r.index, r.sampleId, r.level, r.hpi, solved, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
+      r.iteration ?? null, records ? records.length : 1, records ? JSON.stringify(records) : null,
     );
-    const insA = this.stmt('INSERT INTO attempts (run_id, idx, level, strategy, solved, score, extracted, graded, notes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    const insA = this.stmt('INSERT INTO attempts (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes, iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = this.stmt(
-      'INSERT INTO calls (run_id, idx, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    for (const a of r.attempts) {
-      insA.run(runId, r.index, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), JSON.stringify(a.graded), a.notes ? JSON.stringify(a.notes) : null);
+    for (const [n, a] of r.attempts.entries()) {
+      insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), JSON.stringify(a.graded), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null);
       for (const c of a.calls) {
-        insC.run(runId, r.index, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), c.output, c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
+        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), c.output, c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
+      }
+    }
+    if (r.selections?.length) {
+      const insS = this.stmt(
+        'INSERT INTO selections (run_id, idx, iteration, level, valid, raw, solved, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      );
+      for (const s of r.selections) {
+        const c = s.call;
+        insS.run(
+          runId, r.index, s.iteration, s.level, s.valid ? 1 : 0, s.raw ?? null, s.solved === undefined ? null : s.solved ? 1 : 0,
+          c?.model ?? null, c ? JSON.stringify(c.messages) : null, c?.output ?? null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0,
+        );
       }
     }
   };
@@ -254,10 +360,16 @@ export class RunStore {
   /** Aggregate a run's stored samples and calls. */
   aggregate(runId: string): StoredAggregate {
     const s = this.db
-      .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(hpi), 0) AS hpiSum, COALESCE(SUM(solved), 0) AS solved FROM samples WHERE run_id = ? AND status = 'done'")
-      .get(runId) as { n: number; hpiSum: number; solved: number };
+      .prepare("SELECT COUNT(*) AS samples, COALESCE(SUM(scores), 0) AS n, COALESCE(SUM(hpi), 0) AS hpiSum, COALESCE(SUM(solved), 0) AS solved FROM samples WHERE run_id = ? AND status = 'done'")
+      .get(runId) as { samples: number; n: number; hpiSum: number; solved: number };
     const errored = (this.db.prepare("SELECT COUNT(*) AS c FROM samples WHERE run_id = ? AND status = 'errored'").get(runId) as { c: number }).c;
-    const levels = this.db.prepare("SELECT level, COUNT(*) AS c FROM samples WHERE run_id = ? AND status = 'done' GROUP BY level").all(runId) as { level: number | null; c: number }[];
+    const levels = this.db.prepare("SELECT level, COUNT(*) AS c FROM samples WHERE run_id = ? AND status = 'done' AND solved > 0 GROUP BY level").all(runId) as { level: number; c: number }[];
+    const sel = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(1 - valid), 0) AS invalid FROM selections WHERE run_id = ?').get(runId) as { n: number; invalid: number };
+    const selectorUsage = (
+      this.db
+        .prepare('SELECT model, cached, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM selections WHERE run_id = ? AND model IS NOT NULL GROUP BY model, cached ORDER BY model, cached')
+        .all(runId) as { model: string; cached: number; calls: number; p: number; c: number }[]
+    ).map((r) => ({ model: r.model, cached: r.cached === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c }));
     const calls = this.db
       .prepare('SELECT COUNT(*) AS calls, COALESCE(SUM(cached), 0) AS cached, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ?')
       .get(runId) as { calls: number; cached: number; p: number; c: number };
@@ -267,23 +379,24 @@ export class RunStore {
       )
       .all(runId) as { level: number; model: string; cached: number; calls: number; p: number; c: number }[];
     const levelCounts: Record<string, number> = {};
-    let unsolved = 0;
-    for (const l of levels) {
-      if (l.level === null) unsolved = l.c;
-      else levelCounts[String(l.level)] = l.c;
-    }
+    for (const l of levels) levelCounts[String(l.level)] = l.c;
     return {
       n: s.n,
       hpiSum: s.hpiSum,
       solved: s.solved,
+      samples: s.samples,
       levelCounts,
-      unsolved,
+      // every recorded score that is not a solve is a penalty (manual: the unsolved samples)
+      unsolved: s.n - s.solved,
       errored,
       calls: calls.calls,
       cachedCalls: calls.cached,
       promptTokens: calls.p,
       completionTokens: calls.c,
       usageByLevel: perLevel.map((r) => ({ level: r.level, model: r.model, cached: r.cached === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c })),
+      selections: sel.n,
+      invalidSelections: sel.invalid,
+      selectorUsage,
     };
   }
 
@@ -292,25 +405,52 @@ export class RunStore {
    * sample, the solving level's or the last level's).
    */
   *iterPredictions(runId: string): Generator<{ sampleId: string; index: number; prediction: Json; target: Json; solved: boolean; meta?: Record<string, Json> }> {
-    for (const row of this.db.prepare("SELECT sample_id, idx, prediction, target, solved, meta FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
-      yield {
+    for (const row of this.db.prepare("SELECT sample_id, idx, prediction, target, solved, meta, records FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
+      const base = {
         sampleId: row.sample_id as string,
         index: row.idx as number,
-        prediction: JSON.parse(row.prediction as string) as Json,
         target: JSON.parse(row.target as string) as Json,
-        solved: row.solved === 1,
         ...(typeof row.meta === 'string' ? { meta: JSON.parse(row.meta) as Record<string, Json> } : {}),
       };
+      // adaptive runs under --compat reference: one prediction per recorded score (zero or two; hpt.md §2.3)
+      if (typeof row.records === 'string') {
+        for (const r of JSON.parse(row.records) as { solved: boolean; prediction: Json }[]) yield { ...base, prediction: r.prediction, solved: r.solved };
+        continue;
+      }
+      yield { ...base, prediction: JSON.parse(row.prediction as string) as Json, solved: row.solved === 1 };
     }
   }
 
   /** Stream a run's sample results in input order, with their attempts and calls (for `--out`). */
   *iterSamples(runId: string): Generator<SampleResult> {
-    const attemptsQ = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY level');
-    const callsQ = this.db.prepare('SELECT * FROM calls WHERE run_id = ? AND idx = ? ORDER BY level, seq');
+    const attemptsQ = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY attempt');
+    const callsQ = this.db.prepare('SELECT * FROM calls WHERE run_id = ? AND idx = ? ORDER BY attempt, seq');
+    const selectionsQ = this.db.prepare('SELECT * FROM selections WHERE run_id = ? AND idx = ? ORDER BY iteration');
     for (const row of this.db.prepare("SELECT * FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
       const idx = row.idx as number;
       const calls = callsQ.all(runId, idx) as Record<string, unknown>[];
+      const selections: SelectionRecord[] = (selectionsQ.all(runId, idx) as Record<string, unknown>[]).map((s) => ({
+        iteration: s.iteration as number,
+        level: s.level as number | null,
+        valid: s.valid === 1,
+        ...(s.raw !== null ? { raw: s.raw as string } : {}),
+        ...(s.solved !== null ? { solved: s.solved === 1 } : {}),
+        ...(s.model !== null
+          ? {
+              call: {
+                seq: 0,
+                purpose: 'selector' as const,
+                model: s.model as string,
+                messages: JSON.parse(s.messages as string),
+                output: s.output as string,
+                usage: { promptTokens: s.prompt_tokens as number, completionTokens: s.completion_tokens as number },
+                latencyMs: s.latency_ms as number,
+                finishReason: s.finish_reason as string,
+                ...(s.cached === 1 ? { cached: true } : {}),
+              },
+            }
+          : {}),
+      }));
       const attempts: AttemptRecord[] = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => ({
         level: a.level as number,
         strategy: a.strategy as string,
@@ -319,8 +459,9 @@ export class RunStore {
         extracted: JSON.parse(a.extracted as string) as Json,
         graded: JSON.parse(a.graded as string),
         ...(a.notes ? { notes: JSON.parse(a.notes as string) } : {}),
+        ...(a.iteration !== null && a.iteration !== undefined ? { iteration: a.iteration as number } : {}),
         calls: calls
-          .filter((c) => c.level === a.level)
+          .filter((c) => c.attempt === a.attempt)
           .map((c) => ({
             seq: c.seq as number,
             purpose: c.purpose as 'graded',
@@ -344,6 +485,9 @@ export class RunStore {
         target: JSON.parse(row.target as string) as Json,
         attempts,
         ...(typeof row.meta === 'string' ? { meta: JSON.parse(row.meta) as Record<string, Json> } : {}),
+        ...(row.iteration !== null && row.iteration !== undefined ? { iteration: row.iteration as number } : {}),
+        ...(selections.length ? { selections } : {}),
+        ...(typeof row.records === 'string' ? { records: JSON.parse(row.records) as NonNullable<SampleResult['records']> } : {}),
       };
     }
   }
