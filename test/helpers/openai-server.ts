@@ -11,6 +11,8 @@ export interface ReceivedRequest {
   max_tokens?: number;
   seed?: number;
   authorization: string | undefined;
+  /** the request's `response_format` (structured output), when it sent one */
+  responseFormat?: unknown;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
           max_tokens: body.max_tokens as number | undefined,
           seed: body.seed as number | undefined,
           authorization: req.headers.authorization,
+          ...(body.response_format !== undefined ? { responseFormat: body.response_format } : {}),
         };
         requests.push(received);
         let reply: Reply;

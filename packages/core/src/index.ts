@@ -26,3 +26,5 @@ export * from './run/retry.js';
 export * from './run/limiter.js';
 export * from './run/client.js';
 export * from './store/cache.js';
+export * from './judge/index.js';
+export * from './store/calibrations.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
+import { assertValid, createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
 import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
@@ -48,7 +48,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
-    'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: the dataset's constant; generated datasets declare a documented default)" }),
+    'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: a value saved with `calibrate --save` in --store, else the dataset's constant; generated datasets declare a documented default)" }),
     cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the model)', default: true, allowNo: true, helpGroup: 'EXECUTION' }),
     'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection (exponential backoff with jitter, Retry-After honoured); then the sample is recorded as errored', default: 5, min: 0, max: 100, helpGroup: 'EXECUTION' }),
     timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600', helpGroup: 'EXECUTION' }),
@@ -77,6 +77,20 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
     }
     const { registry, container } = this.discover(flags.plugin);
+    if (!flags.resume && config.hpiDataset === undefined && existsSync(flags.store)) {
+      // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
+      const id = registry.get('datasets', config.dataset).id;
+      const probe = new RunStore(flags.store);
+      try {
+        const saved = savedHpiDataset(probe.db, id);
+        if (saved) {
+          config.hpiDataset = saved.hpiDataset;
+          this.logger.info(`using the calibrated HPI_Dataset ${saved.hpiDataset} of ${id} (${saved.source}, n = ${saved.n}, saved ${saved.createdAt}); --hpi-dataset overrides it`);
+        }
+      } finally {
+        probe.close();
+      }
+    }
     container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
     const prepared = await prepareRun(config, registry, container);
     const store = new RunStore(flags.store);

@@ -1,0 +1,211 @@
+import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Flags } from '@oclif/core';
+import {
+  CallCache,
+  DEFAULT_RETRY,
+  EndpointLimiters,
+  HptError,
+  JUDGE_GENERATION,
+  JUDGE_HELPER_GENERATION,
+  JudgeClient,
+  judgeLevels,
+  judgeSamples,
+  ModelClient,
+  resolveJudgeDataset,
+  resolveModel,
+  runJudge,
+  RunStore,
+  Tokens,
+  createRngFactory,
+  type JudgeDatasetInput,
+  type JudgeLevelResult,
+  type JudgeRecord,
+  type Json,
+  type Model,
+} from '@hpt-bench/core';
+import cliProgress from 'cli-progress';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../base.js';
+
+/** `hpt-bench judge`: LLM-as-a-judge rating of each HPF level's prompts on the four HPT rules (hpt.md §5.4). */
+export default class Judge extends HptCommand {
+  static override summary = 'Rate the prompt of every ladder level on the four HPT rules with an LLM judge.';
+  static override description = `For every level of the ladder (default hpf: role, zero-shot-cot, three-shot-cot, least-to-most,
+generated-knowledge) and every item of the dataset(s), build the level's prompt from the dataset's prompt pack
+(least-to-most: steps 1..k-1 run on the helper model, the last step is filled but not run; generated-knowledge: one
+helper knowledge call), send it to the judge with the gold answer and the number of multi-step prompts, and read the
+four rule scores 1-5 (structured output, or parsed from text when the endpoint rejects it). Reports per level the mean
+of each rule score and their mean (total). Replies whose scores cannot be read count as invalid and are left out.
+Model calls are cached in --store, so re-running the same command makes no requests.`;
+  static override examples = [
+    'OPENAI_API_KEY=... <%= config.bin %> judge --model openai:gpt-4o-2024-08-06 --dataset boolq --data boolq.json',
+    '<%= config.bin %> judge --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --dataset boolq,csqa --data boolq.json --data csqa.json --json',
+    '<%= config.bin %> judge --model openai:gpt-4o --helper-model openai:gpt-4o-mini --dataset gsm8k --data gsm8k.json --limit 20 --out judge.jsonl',
+  ];
+
+  static override flags = {
+    model: Flags.string({ char: 'm', description: 'judge model id, e.g. openai:gpt-4o-2024-08-06 (the paper’s judge)', required: true }),
+    'helper-model': Flags.string({ description: 'model that runs the least-to-most steps and generates knowledge (default: --model)' }),
+    dataset: Flags.string({ char: 'd', description: 'dataset id(s), comma-separated or repeated: the means aggregate over all of them', required: true, multiple: true, delimiter: ',' }),
+    data: Flags.string({ description: 'read the samples of a dataset from this .json/.jsonl file; with several datasets give one --data per dataset, in the same order', multiple: true }),
+    split: Flags.string({ description: "split: a shipped one such as 'mini', or a Hugging Face split (default: the paper's)" }),
+    limit: Flags.integer({ char: 'n', description: 'judge only the first N items of each dataset', min: 1 }),
+    ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
+    'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
+    'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
+    temperature: Flags.string({ description: 'sampling temperature of the judge', default: '0' }),
+    'helper-temperature': Flags.string({ description: 'sampling temperature of the helper calls (top-p 0.9, 1024 max tokens)', default: '0.6' }),
+    'max-tokens': Flags.integer({ description: 'maximum completion tokens of a judge reply', default: 1024, min: 1 }),
+    concurrency: Flags.integer({ char: 'c', description: 'items judged at once, and the ceiling of the adaptive limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
+    store: Flags.string({ description: 'SQLite store file (holds the model-call cache)', default: '.hpt-bench/hpt-bench.db' }),
+    cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the models)', default: true, allowNo: true }),
+    out: Flags.string({ description: 'write one JSON line per (level, item) — prompt, gold, scores, raw reply, helper calls — to this file' }),
+    'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection', default: 5, min: 0, max: 100 }),
+    timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600' }),
+    'on-invalid': Flags.string({ description: 'a record missing a required field: fail, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
+    'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Judge);
+    const datasetIds = flags.dataset.map((d) => d.trim()).filter(Boolean);
+    if (datasetIds.length === 0) throw new HptError('E_CONFIG', '--dataset needs at least one dataset id');
+    const data = flags.data ?? [];
+    if (data.length && data.length !== datasetIds.length) {
+      throw new HptError('E_CONFIG', `--data was given ${data.length} time(s) for ${datasetIds.length} dataset(s) (${datasetIds.join(', ')}); give one --data per --dataset, in the same order`);
+    }
+    const judgeTemperature = number('--temperature', flags.temperature, 0, 2);
+    const helperTemperature = number('--helper-temperature', flags['helper-temperature'], 0, 2);
+    const timeoutMs = 1000 * number('--timeout', flags.timeout, 0.001, 86_400);
+    const modelOptions: Record<string, Json> = { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) };
+
+    const { registry, container } = this.discover(flags.plugin);
+    container.register(Tokens.Rng, { useValue: createRngFactory(0) });
+    const levels = judgeLevels(registry, flags.ladder);
+    const sources = [];
+    for (const id of datasetIds) sources.push(await resolveJudgeDataset(registry, container, id));
+    const judgeModel = await resolveModel(registry, container, flags.model, modelOptions);
+    const helperId = flags['helper-model'] ?? flags.model;
+    const helperModel = helperId === flags.model ? judgeModel : await resolveModel(registry, container, helperId, modelOptions);
+
+    const store = flags.cache ? new RunStore(flags.store) : undefined;
+    const cache = store ? new CallCache(store.db) : undefined;
+    const limiters = new EndpointLimiters(flags.concurrency);
+    const retry = { ...DEFAULT_RETRY, maxRetries: flags['max-retries'] };
+    const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });
+    const judgeClient = wrap(judgeModel);
+    const helperClient = helperModel === judgeModel ? judgeClient : wrap(helperModel);
+    const judge = new JudgeClient(judgeClient, {
+      generation: { ...JUDGE_GENERATION, temperature: judgeTemperature, maxTokens: flags['max-tokens'] },
+      ...(cache && judgeModel.endpoint ? { cache } : {}),
+      onFallback: (m) => this.logger.warn(m),
+    });
+
+    const datasets: JudgeDatasetInput[] = sources.map((source, i) => ({
+      id: source.datasetId,
+      pack: source.pack,
+      samples: judgeSamples(
+        source,
+        {
+          ...(data[i] ? { data: resolve(data[i]) } : {}),
+          ...(flags.split ? { split: flags.split } : {}),
+          onInvalid: flags['on-invalid'] as 'fail' | 'skip',
+          cacheDir: flags['cache-dir'],
+          warn: (m) => this.logger.warn(m),
+          seed: 0,
+          compat: 'strict',
+          filters: {},
+        },
+        flags.limit,
+      ),
+    }));
+
+    const showBar = !flags.json && Boolean(process.stderr.isTTY);
+    const bar = showBar ? new cliProgress.SingleBar({ format: 'judge {bar} {value}/{total} items', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
+    bar?.start(flags.limit ? flags.limit * datasets.length : 0, 0);
+    const out = flags.out ? openOut(flags.out) : undefined;
+    let result;
+    try {
+      result = await runJudge({
+        datasets,
+        levels,
+        judge,
+        helper: helperClient,
+        helperGeneration: { ...JUDGE_HELPER_GENERATION, temperature: helperTemperature },
+        concurrency: flags.concurrency,
+        onRecord: out ? (r) => out.write(r) : undefined,
+        onItem: (done) => {
+          if (!bar) return;
+          if (!flags.limit) bar.setTotal(Math.max(done, bar.getTotal()));
+          bar.update(done);
+        },
+        onError: (m) => this.logger.warn(`rating failed, left out: ${m}`),
+      });
+      await out?.finish();
+    } catch (e) {
+      out?.abort();
+      throw e;
+    } finally {
+      bar?.stop();
+      store?.close();
+    }
+    if (result.items === 0) throw new HptError('E_DATA', `dataset ${datasetIds.join(', ')} yielded no samples`);
+    const summary = {
+      levels: result.levels,
+      dataset: sources.map((s) => s.datasetId).join(','),
+      ...(sources.length > 1 ? { datasets: sources.map((s) => s.datasetId) } : {}),
+      model: judgeModel.id,
+      helperModel: helperModel.id,
+      items: result.items,
+      structuredOutput: judge.structuredOutput ?? null,
+      errored: result.errored,
+    };
+    if (flags.json) {
+      this.printJson(summary);
+      return;
+    }
+    this.log(renderJudge(result.levels, summary));
+  }
+}
+
+/** Parse a numeric flag within [min, max]. @throws HptError `E_CONFIG` naming the flag. */
+function number(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < min || n > max) throw new HptError('E_CONFIG', `${flag} must be a number in [${min}, ${max}], got '${value}'`);
+  return n;
+}
+
+/** The `--out` JSONL writer: lines go to a temp file, renamed into place when the command succeeds. */
+function openOut(path: string): { write(r: JudgeRecord): Promise<void>; finish(): Promise<void>; abort(): void } {
+  mkdirSync(dirname(resolve(path)), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}`;
+  const stream: WriteStream = createWriteStream(tmp, 'utf8');
+  return {
+    async write(r) {
+      if (!stream.write(`${JSON.stringify(r)}\n`)) await once(stream, 'drain');
+    },
+    async finish() {
+      stream.end();
+      await once(stream, 'finish');
+      renameSync(tmp, path);
+    },
+    abort() {
+      stream.destroy();
+      rmSync(tmp, { force: true });
+    },
+  };
+}
+
+const fmt = (v: number | null): string => (v === null ? '-' : v.toFixed(2));
+
+/** The human-readable result: one row per level, means rounded to 2 decimals for display only (hpt.md §9 #20). */
+export function renderJudge(levels: JudgeLevelResult[], s: { dataset: string; model: string; helperModel: string; items: number; errored: number }): string {
+  const t = new Table({ style: tableStyle(), head: ['level', 'strategy', 'rule 1 recall', 'rule 2 understanding', 'rule 3 analysis', 'rule 4 application', 'total', 'n', 'invalid'] });
+  for (const l of levels) t.push([String(l.level), l.strategy, fmt(l.score1), fmt(l.score2), fmt(l.score3), fmt(l.score4), fmt(l.total), String(l.n), String(l.invalid)]);
+  const helper = s.helperModel === s.model ? '' : `, helper ${s.helperModel}`;
+  const errored = s.errored ? `; ${s.errored} ratings failed after retries and are left out` : '';
+  return `${t.toString()}\njudge ${s.model}${helper} on ${s.dataset}: ${s.items} items${errored}`;
+}

@@ -1,0 +1,62 @@
+/**
+ * Saved HPI_Dataset calibrations (specs/hpt.md §2.4, §9 #21; issue #6 item 4): `hpt-bench calibrate --save` writes a
+ * dataset's computed HPI_Dataset here, in the run store's SQLite file, for later runs to use.
+ */
+import type Database from 'better-sqlite3';
+import { HptError } from '../errors.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS hpi_calibrations (
+  dataset TEXT PRIMARY KEY,
+  hpi_dataset REAL NOT NULL,
+  n INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+`;
+
+/**
+ * A saved calibration:
+ * - `hpiDataset`: the penalty constant (mean over samples of the per-sample mean of the four rule scores, 1..5; not
+ *   rounded, hpt.md §2.4 step 4);
+ * - `n`: samples it was computed from;
+ * - `source`: `annotations` (human rule scores from a file) or `judge` (an LLM judge's rule scores);
+ * - `createdAt`: when it was saved, ISO-8601 UTC.
+ */
+export interface SavedCalibration {
+  hpiDataset: number;
+  n: number;
+  source: string;
+  createdAt: string;
+}
+
+/**
+ * Save `hpiDataset` as dataset `dataset`'s HPI_Dataset, replacing an earlier one (table `hpi_calibrations`, created when
+ * missing, on a `RunStore`'s `db`).
+ * @param calibration `dataset`: the dataset's canonical id (as `hpt-bench run` resolves it); `hpiDataset`: finite, > 0;
+ *   `n`: integer ≥ 1; `source`: e.g. `annotations` or `judge`; `createdAt`: default now.
+ * @returns what was saved.
+ * @throws HptError `E_CONFIG` for a non-finite or non-positive value or n < 1.
+ */
+export function saveCalibration(db: Database.Database, calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+  const { dataset, hpiDataset, n, source } = calibration;
+  if (!Number.isFinite(hpiDataset) || hpiDataset <= 0) throw new HptError('E_CONFIG', `HPI_Dataset of ${dataset} must be a positive number, got ${hpiDataset}`);
+  if (!Number.isInteger(n) || n < 1) throw new HptError('E_CONFIG', `a calibration of ${dataset} needs at least one sample, got n = ${n}`);
+  const createdAt = calibration.createdAt ?? new Date().toISOString();
+  db.exec(SCHEMA);
+  db.prepare('INSERT OR REPLACE INTO hpi_calibrations (dataset, hpi_dataset, n, source, created_at) VALUES (?, ?, ?, ?, ?)').run(dataset, hpiDataset, n, source, createdAt);
+  return { hpiDataset, n, source, createdAt };
+}
+
+/**
+ * The HPI_Dataset saved for `datasetId` by `saveCalibration`, or undefined when none was saved (also when the store has
+ * no `hpi_calibrations` table yet; nothing is written).
+ */
+export function savedHpiDataset(db: Database.Database, datasetId: string): SavedCalibration | undefined {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hpi_calibrations'").get();
+  if (!table) return undefined;
+  const row = db.prepare('SELECT hpi_dataset, n, source, created_at FROM hpi_calibrations WHERE dataset = ?').get(datasetId) as
+    | { hpi_dataset: number; n: number; source: string; created_at: string }
+    | undefined;
+  return row ? { hpiDataset: row.hpi_dataset, n: row.n, source: row.source, createdAt: row.created_at } : undefined;
+}
