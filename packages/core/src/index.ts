@@ -28,3 +28,4 @@ export * from './run/client.js';
 export * from './store/cache.js';
 export * from './judge/index.js';
 export * from './store/calibrations.js';
+export * from './report/index.js';

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import type { CompatMode, Dataset, GenerationSettings, Json, Model, Sample, Scorer, Selector, Strategy } from '../contracts.js';
-
 import { DeclarativeDataset } from '../data/declarative.js';
 import { HptError, isHptError, isModelCallError } from '../errors.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
@@ -371,8 +370,9 @@ export function planRun(store: RunStore, config: RunConfig, plan: RunPlan, newId
 }
 
 /**
- * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3): stream samples (up to `limit`) under bounded concurrency through the ladder,
- * store each finished sample atomically, then compute the summary from the store and mark the run completed.
+ * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3): stream samples (up to
+ * `limit`) under bounded concurrency through the ladder (or the selector loop), store each finished sample atomically,
+ * then compute the summary from the store and mark the run completed.
  * Model calls go through a ModelClient per model (cache, retries with backoff, AIMD concurrency per endpoint). A sample
  * whose calls still fail is stored as errored and the run goes on; the first BREAKER samples all erroring before any
  * success end the run (the endpoint is down; those samples are not kept as errored). Resuming (see `planRun`) skips the

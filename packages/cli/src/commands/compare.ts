@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { Args, Flags } from '@oclif/core';
+import { compareRuns, HptError, RunStore, type CompareResult } from '@hpt-bench/core';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../base.js';
+
+/**
+ * `hpt-bench compare A B`: paired difference A - B of per-sample HPI and of accuracy on the samples both runs scored,
+ * with seeded bootstrap 95% percentile intervals (issue #7 item 3).
+ */
+export default class Compare extends HptCommand {
+  static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';
+  static override description = `Samples are matched by sample id (and replicate index with --samples N). On the paired samples it reports each
+run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and
+the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the
+stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no
+score in either run is left out and counted as unscored).`;
+  static override examples = ['<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d', '<%= config.bin %> compare RUN_A RUN_B --store results.db --json'];
+
+  static override args = {
+    runA: Args.string({ description: 'run A (see `hpt-bench runs`)', required: true }),
+    runB: Args.string({ description: 'run B', required: true }),
+  };
+
+  static override flags = {
+    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    bootstrap: Flags.integer({ description: 'bootstrap resamples B', default: 2000, min: 1, max: 1_000_000 }),
+    seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Compare);
+    if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    const store = new RunStore(flags.store);
+    let result: CompareResult;
+    try {
+      result = compareRuns(store, flags.store, args.runA, args.runB, { resamples: flags.bootstrap, seed: flags.seed });
+    } finally {
+      store.close();
+    }
+    if (result.a.dataset !== result.b.dataset) this.logger.warn(`the runs are on different datasets (${result.a.dataset}, ${result.b.dataset}); samples were matched by id`);
+    if (flags.json) {
+      this.printJson(result);
+      return;
+    }
+    this.log(renderCompare(result));
+  }
+}
+
+const ci = (c: [number, number] | null, d: number, scale = 1) => (c ? ` [${(c[0] * scale).toFixed(d)}, ${(c[1] * scale).toFixed(d)}]` : '');
+const signed = (v: number, d: number) => `${v > 0 ? '+' : ''}${v.toFixed(d)}`;
+
+/** The comparison as an aligned table (rounded for display; `--json` has full precision). */
+export function renderCompare(r: CompareResult): string {
+  const t = new Table({ head: ['', `A ${r.a.runId}`, `B ${r.b.runId}`, 'A - B [95% CI]'], style: tableStyle() });
+  t.push(['dataset / model', `${r.a.dataset} / ${r.a.model}`, `${r.b.dataset} / ${r.b.model}`, '']);
+  t.push(['HPI (paired samples; lower is better)', r.a.hpi.toFixed(3), r.b.hpi.toFixed(3), `${signed(r.hpiDiff, 3)}${ci(r.hpiDiffCi95, 3)}`]);
+  t.push(['accuracy', `${(100 * r.a.accuracy).toFixed(2)}%`, `${(100 * r.b.accuracy).toFixed(2)}%`, `${signed(100 * r.accuracyDiff, 2)} pp${ci(r.accuracyDiffCi95, 2, 100)}`]);
+  t.push(['samples (paired / in run)', `${r.paired} / ${r.a.samples}`, `${r.paired} / ${r.b.samples}`, '']);
+  const extra = [`paired samples: ${r.paired}; only in A: ${r.onlyA}; only in B: ${r.onlyB}${r.unscored ? `; matched but unscored in a run: ${r.unscored}` : ''}`];
+  extra.push(`bootstrap 95% percentile intervals over paired samples, B = ${r.bootstrap.resamples}, seed ${r.bootstrap.seed}`);
+  return `${t.toString()}\n${extra.join('\n')}`;
+}

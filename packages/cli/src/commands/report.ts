@@ -1,0 +1,116 @@
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { Flags } from '@oclif/core';
+import { formatCell, gatherReport, HptError, reportTables, reportToJson, reportToMarkdown, RunStore, tablesToCsv, type ReportTable } from '@hpt-bench/core';
+import Table from 'cli-table3';
+import { HptCommand, tableStyle } from '../base.js';
+import { renderHtmlReport } from '../report/html.js';
+
+const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
+type Format = (typeof FORMATS)[number];
+
+/**
+ * `hpt-bench report`: tables, charts and statistics over stored runs (issue #7). HPI and accuracy carry seeded bootstrap
+ * 95% percentile intervals over samples; `md`/`csv` give the paper layouts (hpt.md §7.1-7.3, hibench.md §4.5-4.6);
+ * `html` is one self-contained page with inline SVG charts and the per-sample ladder trace.
+ */
+export default class Report extends HptCommand {
+  static override summary = 'Report on stored runs: tables, paper layouts, bootstrap intervals, an HTML page with charts.';
+  static override description = `Reports every completed run of the store, the runs named as arguments, or the newest run (--latest).
+HPI and accuracy come with bootstrap 95% percentile intervals over samples (--bootstrap resamples, --seed).
+Formats: table (aligned text; the default on a terminal), md (Markdown, the default otherwise), csv, json, html
+(one self-contained file: inline SVG charts, a searchable per-sample ladder trace, no network access).
+--out writes the report to a file (atomically); its extension (.md .csv .json .html) sets the format unless --format is given.`;
+  static override examples = [
+    '<%= config.bin %> report',
+    '<%= config.bin %> report --latest --json',
+    '<%= config.bin %> report 20261121T093000-1a2b3c 20261121T101500-9f8e7d --format md',
+    '<%= config.bin %> report --format csv --table hpt --out table1.csv',
+    '<%= config.bin %> report --format html --out report.html',
+  ];
+  static override strict = false;
+  static override args = {};
+
+  static override flags = {
+    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    latest: Flags.boolean({ description: 'report only the newest run of the store', default: false }),
+    format: Flags.string({ char: 'f', description: 'table | md | csv | json | html (default: from --out, else table on a terminal, md otherwise)', options: [...FORMATS] }),
+    out: Flags.string({ char: 'o', description: 'write the report to this file (a temp file renamed into place)' }),
+    table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, usage, hpt, humaneval, threshold, hibench, hibench-leaderboard, hibench-<scenario>, hibench-dimensions)', multiple: true, delimiter: ',' }),
+    bootstrap: Flags.integer({ description: 'bootstrap resamples B for the 95% intervals', default: 2000, min: 1, max: 1_000_000 }),
+    seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
+    'trace-limit': Flags.integer({ description: 'html: samples per run in the ladder trace (0: no trace)', default: 500, min: 0 }),
+  };
+
+  async run(): Promise<void> {
+    const { flags, argv } = await this.parse(Report);
+    const runIds = (argv as string[]).filter((a) => a.length > 0);
+    const format = resolveFormat(flags.json, flags.format, flags.out);
+    if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    const store = new RunStore(flags.store);
+    let text: string;
+    try {
+      const data = gatherReport(store, flags.store, { runIds, latest: flags.latest, resamples: flags.bootstrap, seed: flags.seed });
+      if (format === 'json') text = `${JSON.stringify(reportToJson(data))}\n`;
+      else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'] });
+      else {
+        const tables = pickTables(reportTables(data.runs), flags.table);
+        text = format === 'md' ? reportToMarkdown(data, tables) : format === 'csv' ? tablesToCsv(tables) : `${renderText(tables)}\n`;
+      }
+    } finally {
+      store.close();
+    }
+    if (flags.out) {
+      writeAtomically(flags.out, text);
+      this.logger.info(`wrote ${format} report to ${flags.out}`);
+    } else process.stdout.write(text);
+  }
+}
+
+/** The output format: `--json`, else `--format`, else the `--out` extension, else table on a TTY and md otherwise. */
+function resolveFormat(json: boolean, format: string | undefined, out: string | undefined): Format {
+  if (json) {
+    if (format && format !== 'json') throw new HptError('E_CONFIG', `--json and --format ${format} disagree; give one of them`);
+    return 'json';
+  }
+  if (format) return format as Format;
+  const ext = out ? extname(out).toLowerCase() : '';
+  const byExt: Record<string, Format> = { '.md': 'md', '.markdown': 'md', '.csv': 'csv', '.json': 'json', '.html': 'html', '.htm': 'html', '.txt': 'table' };
+  if (byExt[ext]) return byExt[ext];
+  return process.stdout.isTTY && !out ? 'table' : 'md';
+}
+
+/** Keep the tables named by `--table` (in the order given). @throws HptError `E_CONFIG` naming an unknown table id. */
+function pickTables(tables: ReportTable[], ids: string[] | undefined): ReportTable[] {
+  if (!ids?.length) return tables;
+  return ids.map((id) => {
+    const t = tables.find((x) => x.id === id);
+    if (!t) throw new HptError('E_CONFIG', `no table '${id}' in this report; it has: ${tables.map((x) => x.id).join(', ')}`);
+    return t;
+  });
+}
+
+/** The tables as aligned text (cli-table3; coloured headers on a colour TTY), each under its title and notes. */
+function renderText(tables: ReportTable[]): string {
+  return tables
+    .map((t) => {
+      const table = new Table({ head: t.columns.map((c) => c.label), style: tableStyle() });
+      for (const r of t.rows) table.push(t.columns.map((c, j) => formatCell(r[j] ?? { value: null }, c)));
+      return [`${t.title}${t.source ? ` (${t.source})` : ''}`, table.toString(), ...t.notes].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** Write `text` to `path` via a temp file in the same directory and a rename (readers never see a partial file). */
+export function writeAtomically(path: string, text: string): void {
+  const full = resolve(path);
+  mkdirSync(dirname(full), { recursive: true });
+  const tmp = `${full}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    writeFileSync(tmp, text, 'utf8');
+    renameSync(tmp, full);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new HptError('E_CONFIG', `cannot write ${path}: ${(e as Error).message}`);
+  }
+}

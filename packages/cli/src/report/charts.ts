@@ -1,0 +1,273 @@
+/**
+ * Server-side charts of the HTML report (issue #7 item 5): Vega-Lite specs compiled with `vega-lite` and rendered to
+ * an SVG string by `vega` in Node (`renderer: 'none'`, no DOM, no canvas, no network: every spec carries its data
+ * inline). Each function returns one self-contained `<svg>` element.
+ */
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { datasetLabel, formatThreshold, hibenchAggregate, hibenchBreakdown, HIBENCH_DIMENSION_NAMES, isHibenchRun, modelLabel, runLabel, type ReportData, type ReportRun } from '@hpt-bench/core';
+
+/** Shared look: system sans-serif fonts (nothing to download), no view border, readable axis labels. */
+const CONFIG = {
+  font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  view: { stroke: null },
+  axis: { labelLimit: 420, labelFontSize: 11, titleFontSize: 12 },
+  legend: { labelLimit: 420, labelFontSize: 11, titleFontSize: 12 },
+  title: { fontSize: 14, anchor: 'start' as const },
+  background: 'white',
+};
+
+/**
+ * Render a Vega-Lite spec to an SVG string (compile -> parse -> headless View -> toSVG). The view is finalized after
+ * rendering. Throws whatever vega throws for an invalid spec (a bug, not user input).
+ */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  // the page heads each chart (h3), so the spec's own title is dropped
+  const { title: _title, ...rest } = spec as TopLevelSpec & { title?: unknown };
+  const vgSpec = compile({ ...rest, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+  const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+/** Level colours: early levels green, later ones orange/red; `unsolved` grey (hpt.md §2.1 ladder order). */
+const LEVEL_COLOURS = ['#1a9850', '#91cf60', '#d9ef8b', '#fee08b', '#fc8d59', '#d73027', '#a50026', '#7b3294', '#5e3c99', '#2b83ba'];
+const UNSOLVED_COLOUR = '#9e9e9e';
+
+/** Unique chart labels of the runs (`runLabel`, with the run id appended where two runs would share a label). */
+export function uniqueRunLabels(runs: readonly ReportRun[]): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const r of runs) counts.set(runLabel(r), (counts.get(runLabel(r)) ?? 0) + 1);
+  return new Map(runs.map((r) => [r.runId, (counts.get(runLabel(r)) ?? 0) > 1 ? `${runLabel(r)} (${r.runId})` : runLabel(r)]));
+}
+
+/** A chart of the report: its id, caption and SVG (or a note when there is nothing to draw). */
+export interface Chart {
+  id: string;
+  title: string;
+  caption: string;
+  svg?: string;
+  note?: string;
+}
+
+function columnOf(r: ReportRun): string {
+  return `${datasetLabel(r)}${r.threshold !== undefined ? ` ${formatThreshold(r.threshold)}` : ''}`;
+}
+
+/** Newest run per (model label, dataset column), in order of first appearance. */
+function gridCells(runs: readonly ReportRun[]): { rows: string[]; cols: string[]; cells: { row: string; col: string; run: ReportRun }[] } {
+  const rows: string[] = [];
+  const cols: string[] = [];
+  const cells = new Map<string, { row: string; col: string; run: ReportRun }>();
+  for (const r of runs) {
+    const row = modelLabel(r);
+    const col = columnOf(r);
+    if (!rows.includes(row)) rows.push(row);
+    if (!cols.includes(col)) cols.push(col);
+    const k = `${row}\u0000${col}`;
+    const old = cells.get(k);
+    if (!old || old.run.createdAt <= r.createdAt) cells.set(k, { row, col, run: r });
+  }
+  return { rows, cols, cells: [...cells.values()] };
+}
+
+function heatmap(title: string, legend: string, scheme: string, reverse: boolean, values: { row: string; col: string; value: number; text: string }[], rows: string[], cols: string[], domain?: [number, number]): TopLevelSpec {
+  const lo = domain?.[0] ?? Math.min(...values.map((v) => v.value));
+  const hi = domain?.[1] ?? Math.max(...values.map((v) => v.value));
+  const dark = (v: number) => {
+    const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+    return (reverse ? 1 - t : t) > 0.62;
+  };
+  return {
+    title,
+    data: { values: values.map((v) => ({ ...v, dark: dark(v.value) })) },
+    width: { step: Math.max(64, Math.min(120, 8 * Math.max(...cols.map((c) => c.length)))) },
+    height: { step: 30 },
+    encoding: {
+      x: { field: 'col', type: 'nominal', sort: cols, title: null, axis: { labelAngle: 0, orient: 'top', labelLimit: 120 } },
+      y: { field: 'row', type: 'nominal', sort: rows, title: null },
+    },
+    layer: [
+      { mark: { type: 'rect' }, encoding: { color: { field: 'value', type: 'quantitative', title: legend, scale: { scheme, reverse, ...(domain ? { domain } : {}) } } } },
+      { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'text', type: 'nominal' }, color: { condition: { test: 'datum.dark', value: 'white' }, value: 'black' } } },
+    ],
+  } as TopLevelSpec;
+}
+
+/** HPI and accuracy per model x dataset (threshold datasets one column per threshold): two heatmaps. */
+export async function heatmapCharts(runs: readonly ReportRun[]): Promise<Chart[]> {
+  const { rows, cols, cells } = gridCells(runs);
+  const hpi = cells.map((c) => ({ row: c.row, col: c.col, value: c.run.hpi, text: c.run.hpi.toFixed(2) }));
+  const acc = cells.map((c) => ({ row: c.row, col: c.col, value: c.run.accuracy * 100, text: (c.run.accuracy * 100).toFixed(1) }));
+  return [
+    {
+      id: 'heatmap-hpi',
+      title: 'HPI per model and dataset',
+      caption: 'Mean solving level (unsolved: m + HPI_Dataset); lower is better. The newest run of each model and dataset (and threshold).',
+      // colour scale from level 1 to the largest penalty m + HPI_Dataset of these runs, so runs compare by colour
+      svg: await renderSvg(heatmap('HPI (lower is better)', 'HPI', 'orangered', false, hpi, rows, cols, [1, Math.max(2, ...runs.map((r) => Math.max(r.hpi, (r.ladder.length || 5) + r.hpiDataset)))])),
+    },
+    {
+      id: 'heatmap-accuracy',
+      title: 'Accuracy per model and dataset',
+      caption: 'Samples solved at some level, in %.',
+      svg: await renderSvg(heatmap('Accuracy (%)', 'accuracy %', 'greens', false, acc, rows, cols, [0, 100])),
+    },
+  ];
+}
+
+/** The distribution of solving levels per run (stacked, normalised to 100%), unsolved included. */
+export async function levelChart(runs: readonly ReportRun[], labels: Map<string, string>): Promise<Chart> {
+  const m = Math.max(1, ...runs.map((r) => r.ladder.length || Object.keys(r.levelCounts).filter((k) => k !== 'unsolved').length));
+  const domain = [...Array.from({ length: m }, (_, i) => `L${i + 1}`), 'unsolved'];
+  const range = [...Array.from({ length: m }, (_, i) => LEVEL_COLOURS[i % LEVEL_COLOURS.length]!), UNSOLVED_COLOUR];
+  const values = runs.flatMap((r) => domain.map((level, order) => ({ run: labels.get(r.runId)!, level, order, count: level === 'unsolved' ? (r.levelCounts.unsolved ?? 0) : (r.levelCounts[level.slice(1)] ?? 0) })));
+  const spec = {
+    title: 'Solving level per run',
+    data: { values },
+    width: 560,
+    height: { step: 26 },
+    mark: { type: 'bar' },
+    encoding: {
+      y: { field: 'run', type: 'nominal', sort: runs.map((r) => labels.get(r.runId)), title: null },
+      x: { field: 'count', type: 'quantitative', stack: 'normalize', title: 'share of recorded scores', axis: { format: '%' } },
+      color: { field: 'level', type: 'nominal', title: 'solved at', scale: { domain, range }, sort: domain },
+      order: { field: 'order', type: 'quantitative' },
+    },
+  } as TopLevelSpec;
+  return { id: 'levels', title: 'Distribution of solving levels', caption: 'Share of samples first solved at each level, and unsolved, per run.', svg: await renderSvg(spec) };
+}
+
+/** Tokens per level (stacked per run) and, when any run has prices, USD cost per level. */
+export async function usageCharts(runs: readonly ReportRun[], labels: Map<string, string>): Promise<Chart[]> {
+  const levelsOf = (r: ReportRun) => Object.keys(r.levels).sort((a, b) => Number(a) - Number(b));
+  const allLevels = [...new Set(runs.flatMap(levelsOf))].sort((a, b) => Number(a) - Number(b)).map((l) => `L${l}`);
+  const selector = runs.some((r) => r.selectorUsage?.calls);
+  const domain = [...allLevels, ...(selector ? ['selector'] : [])];
+  const range = [...allLevels.map((_, i) => LEVEL_COLOURS[i % LEVEL_COLOURS.length]!), ...(selector ? ['#6a51a3'] : [])];
+  const rows = runs.flatMap((r) => [
+    ...levelsOf(r).map((l) => ({ run: labels.get(r.runId)!, level: `L${l}`, order: Number(l), tokens: r.levels[l]!.promptTokens + r.levels[l]!.completionTokens, calls: r.levels[l]!.calls, cost: r.levels[l]!.cost ?? null })),
+    ...(r.selectorUsage?.calls ? [{ run: labels.get(r.runId)!, level: 'selector', order: 999, tokens: r.selectorUsage.promptTokens + r.selectorUsage.completionTokens, calls: r.selectorUsage.calls, cost: r.selectorUsage.cost ?? null }] : []),
+  ]);
+  const bar = (title: string, field: string, axisTitle: string, values: typeof rows): TopLevelSpec =>
+    ({
+      title,
+      data: { values },
+      width: 560,
+      height: { step: 26 },
+      mark: { type: 'bar' },
+      encoding: {
+        y: { field: 'run', type: 'nominal', sort: runs.map((r) => labels.get(r.runId)), title: null },
+        x: { field, type: 'quantitative', title: axisTitle, stack: 'zero' },
+        color: { field: 'level', type: 'nominal', title: 'level', scale: { domain, range }, sort: domain },
+        order: { field: 'order', type: 'quantitative' },
+      },
+    }) as TopLevelSpec;
+  const charts: Chart[] = [
+    { id: 'tokens', title: 'Tokens per level', caption: 'Prompt + completion tokens of every recorded call, by ladder level (and the adaptive selector).', svg: rows.length ? await renderSvg(bar('Tokens per level', 'tokens', 'tokens (prompt + completion)', rows)) : undefined, ...(rows.length ? {} : { note: 'No calls recorded.' }) },
+    { id: 'calls', title: 'Calls per level', caption: 'Model calls by ladder level (levels 4 and 5 make 4 calls each).', svg: rows.length ? await renderSvg(bar('Calls per level', 'calls', 'calls', rows)) : undefined, ...(rows.length ? {} : { note: 'No calls recorded.' }) },
+  ];
+  const costed = rows.filter((r) => r.cost !== null);
+  charts.push(
+    costed.length
+      ? { id: 'cost', title: 'Cost per level', caption: 'USD of uncached calls by level, for runs made with --prices.', svg: await renderSvg(bar('Cost per level (USD)', 'cost', 'USD', costed)) }
+      : { id: 'cost', title: 'Cost per level', caption: 'USD of uncached calls by level.', note: 'No run in this report was made with --prices, so there is no cost to show.' },
+  );
+  return charts;
+}
+
+/** Accuracy vs HPI, one point per run, with the bootstrap 95% intervals of both as error bars. */
+export async function scatterChart(runs: readonly ReportRun[]): Promise<Chart> {
+  const values = runs.map((r) => ({
+    model: modelLabel(r),
+    dataset: columnOf(r),
+    hpi: r.hpi,
+    acc: r.accuracy * 100,
+    hlo: r.hpiCi95?.[0] ?? null,
+    hhi: r.hpiCi95?.[1] ?? null,
+    alo: r.accuracyCi95 ? r.accuracyCi95[0] * 100 : null,
+    ahi: r.accuracyCi95 ? r.accuracyCi95[1] * 100 : null,
+  }));
+  const x = { field: 'hpi', type: 'quantitative', title: 'HPI (lower is better)', scale: { zero: false, nice: true } };
+  const y = { field: 'acc', type: 'quantitative', title: 'accuracy %', scale: { domain: [0, 100] } };
+  const color = { field: 'dataset', type: 'nominal', title: 'dataset' };
+  const spec = {
+    title: 'Accuracy vs HPI',
+    data: { values },
+    width: 560,
+    height: 360,
+    layer: [
+      { transform: [{ filter: 'datum.hlo != null' }], mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x: { ...x, field: 'hlo' }, x2: { field: 'hhi' }, y, color } },
+      { transform: [{ filter: 'datum.alo != null' }], mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { y: { ...y, field: 'alo' }, y2: { field: 'ahi' }, x, color } },
+      { mark: { type: 'point', filled: true, size: 90, opacity: 0.9 }, encoding: { x, y, color, shape: { field: 'model', type: 'nominal', title: 'model' } } },
+    ],
+  } as TopLevelSpec;
+  return { id: 'scatter', title: 'Accuracy vs HPI', caption: 'One point per run; bars: bootstrap 95% intervals of HPI (horizontal) and accuracy (vertical).', svg: await renderSvg(spec) };
+}
+
+function groupedBars(title: string, axisTitle: string, values: { run: string; group: string; value: number; lo: number | null; hi: number | null }[], groups: string[], runOrder: string[], domain?: [number, number]): TopLevelSpec {
+  const x = { field: 'value', type: 'quantitative', title: axisTitle, ...(domain ? { scale: { domain } } : {}) };
+  const y = { field: 'group', type: 'nominal', sort: groups, title: null };
+  const yOffset = { field: 'run', type: 'nominal', sort: runOrder };
+  return {
+    title,
+    data: { values },
+    width: 520,
+    height: { step: Math.max(12, Math.min(22, 60 / Math.max(1, runOrder.length))) * Math.max(1, runOrder.length) },
+    layer: [
+      { mark: { type: 'bar' }, encoding: { y, yOffset, x, color: { field: 'run', type: 'nominal', title: 'run', sort: runOrder } } },
+      { transform: [{ filter: 'datum.lo != null' }], mark: { type: 'rule', color: '#333' }, encoding: { y, yOffset, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+    ],
+  } as TopLevelSpec;
+}
+
+/**
+ * Generated (HiBench) datasets: HPI by preset (difficulty) and by capability dimension (hibench.md §1.3) from the
+ * samples, and the leaderboard accuracy by dimension from `metrics.hibench` (§4.6). Empty when no run is generated.
+ */
+export async function hibenchCharts(data: ReportData, labels: Map<string, string>): Promise<Chart[]> {
+  const runs = data.runs.filter((r) => isHibenchRun(r));
+  if (runs.length === 0) return [];
+  const runOrder = runs.map((r) => labels.get(r.runId)!);
+  const byPreset: { run: string; group: string; value: number; lo: number | null; hi: number | null }[] = [];
+  const byDim: typeof byPreset = [];
+  const accDim: typeof byPreset = [];
+  const presets: string[] = [];
+  for (const r of runs) {
+    const b = hibenchBreakdown(data.units.get(r.runId) ?? [], { resamples: data.bootstrap.resamples, seed: data.bootstrap.seed, stream: r.runId });
+    for (const p of b.byPreset) {
+      if (!presets.includes(p.group)) presets.push(p.group);
+      byPreset.push({ run: labels.get(r.runId)!, group: p.group, value: p.hpi, lo: p.hpiCi95?.[0] ?? null, hi: p.hpiCi95?.[1] ?? null });
+    }
+    for (const d of b.byDimension) byDim.push({ run: labels.get(r.runId)!, group: d.group, value: d.hpi, lo: d.hpiCi95?.[0] ?? null, hi: d.hpiCi95?.[1] ?? null });
+    const agg = hibenchAggregate(r);
+    for (const [dim, v] of Object.entries(agg?.dimensions ?? {})) if (agg && agg.n > 0) accDim.push({ run: labels.get(r.runId)!, group: dim, value: v * 100, lo: null, hi: null });
+  }
+  const dims = HIBENCH_DIMENSION_NAMES.filter((d) => byDim.some((x) => x.group === d) || accDim.some((x) => x.group === d));
+  const charts: Chart[] = [];
+  charts.push(
+    byPreset.length
+      ? { id: 'hibench-preset', title: 'HiBench: HPI by preset', caption: 'HPI of the samples of each preset (difficulty), per run; bars: bootstrap 95% intervals.', svg: await renderSvg(groupedBars('HPI by preset (lower is better)', 'HPI', byPreset, presets, runOrder)) }
+      : { id: 'hibench-preset', title: 'HiBench: HPI by preset', caption: '', note: 'The samples carry no preset.' },
+  );
+  charts.push(
+    byDim.length
+      ? { id: 'hibench-dimension-hpi', title: 'HiBench: HPI by capability dimension', caption: 'HPI of the samples whose task belongs to each capability dimension (hibench.md §1.3), per run.', svg: await renderSvg(groupedBars('HPI by capability dimension (lower is better)', 'HPI', byDim, dims, runOrder)) }
+      : { id: 'hibench-dimension-hpi', title: 'HiBench: HPI by capability dimension', caption: '', note: 'No sample task maps to a capability dimension.' },
+  );
+  charts.push(
+    accDim.length
+      ? { id: 'hibench-dimension-accuracy', title: 'HiBench: accuracy by capability dimension', caption: 'Leaderboard dimension scores (zero-shot, non-nonsense queries solved at some level; hibench.md §4.6), %.', svg: await renderSvg(groupedBars('Accuracy by capability dimension (%)', 'accuracy %', accDim, dims, runOrder, [0, 100])) }
+      : { id: 'hibench-dimension-accuracy', title: 'HiBench: accuracy by capability dimension', caption: '', note: 'No run has zero-shot queries, so there are no leaderboard dimension scores.' },
+  );
+  return charts;
+}
+
+/** Every chart of the HTML report, in page order. */
+export async function reportCharts(data: ReportData): Promise<Chart[]> {
+  const labels = uniqueRunLabels(data.runs);
+  return [...(await heatmapCharts(data.runs)), await levelChart(data.runs, labels), ...(await usageCharts(data.runs, labels)), await scatterChart(data.runs), ...(await hibenchCharts(data, labels))];
+}

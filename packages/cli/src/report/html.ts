@@ -1,0 +1,228 @@
+/**
+ * The HTML report (issue #7 item 5): ONE self-contained file — inline CSS, inline SVG charts rendered in Node
+ * (`charts.ts`), one small inline script (the trace filter), a Content-Security-Policy that forbids every network
+ * load, and no external fonts, scripts, styles or images. All stored text (model output, prompts, ids) is HTML-escaped.
+ */
+import type { Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
+import { formatCell, reportTables } from '@hpt-bench/core';
+import { reportCharts, uniqueRunLabels, type Chart } from './charts.js';
+
+/** Options of `renderHtmlReport`. */
+export interface HtmlOptions {
+  /** samples per run in the ladder trace (default 500; 0: no trace) */
+  traceLimit?: number;
+  /** characters of one stored text (a message, an output) shown before it is cut (default 8,000) */
+  maxTextChars?: number;
+  /** characters of trace markup in the whole page before further samples are left out (default 30,000,000) */
+  traceBudget?: number;
+  /** when the report was made (default: now) */
+  generatedAt?: Date;
+}
+
+/** Escape text for HTML element content and quoted attribute values (`& < > " '`). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
+}
+
+const esc = escapeHtml;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… [${text.length - max} more characters not shown]`;
+}
+
+function jsonText(v: Json | undefined): string {
+  if (v === undefined) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v, null, 1);
+}
+
+function tableHtml(t: ReportTable): string {
+  const numeric = t.columns.map((_, j) => t.rows.some((r) => typeof r[j]?.value === 'number'));
+  const head = t.columns.map((c, j) => `<th${numeric[j] ? ' class="num"' : ''}>${esc(c.label)}</th>`).join('');
+  const body = t.rows
+    .map(
+      (r) =>
+        `<tr>${t.columns
+          .map((c, j) => {
+            const cell = r[j] ?? { value: null };
+            const text = formatCell({ value: cell.value }, c);
+            const ci = c.ci && cell.ci && cell.value !== null ? ` <span class="ci">[${esc(cell.ci[0].toFixed(c.digits ?? 3))}, ${esc(cell.ci[1].toFixed(c.digits ?? 3))}]</span>` : '';
+            return `<td${numeric[j] ? ' class="num"' : ''}>${esc(text)}${ci}</td>`;
+          })
+          .join('')}</tr>`,
+    )
+    .join('\n');
+  const notes = t.notes.map((n) => `<p class="note">${esc(n)}</p>`).join('');
+  return `<section class="table" id="table-${esc(t.id)}"><h3>${esc(t.title)}</h3>${t.source ? `<p class="source">Layout: ${esc(t.source)}</p>` : ''}<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>${notes}</section>`;
+}
+
+function chartHtml(c: Chart): string {
+  const body = c.svg ? `<div class="svg">${c.svg}</div>` : `<p class="note">${esc(c.note ?? 'Nothing to show.')}</p>`;
+  return `<figure class="chart" id="chart-${esc(c.id)}"><h3>${esc(c.title)}</h3>${body}${c.caption ? `<figcaption>${esc(c.caption)}</figcaption>` : ''}</figure>`;
+}
+
+function sampleHtml(s: SampleResult, ladder: string[], max: number): string {
+  const outcome = s.level !== null && s.solved ? `solved at L${s.level}${ladder[s.level - 1] ? ` (${ladder[s.level - 1]})` : ''}` : 'unsolved';
+  const meta = s.meta ?? {};
+  const tags = ['scenario', 'task', 'preset', 'representation', 'icl', 'semantics', 'replicate']
+    .filter((k) => meta[k] !== undefined && meta[k] !== null)
+    .map((k) => `<span class="tag">${esc(k)}: ${esc(String(meta[k]))}</span>`)
+    .join('');
+  const parts: string[] = [];
+  parts.push(`<dl class="kv"><dt>target</dt><dd><pre>${esc(clip(jsonText(s.target), max))}</pre></dd><dt>prediction</dt><dd><pre>${esc(clip(jsonText(s.prediction), max))}</pre></dd>${s.iteration !== undefined ? `<dt>iteration</dt><dd>${s.iteration}</dd>` : ''}</dl>`);
+  if (s.selections?.length) {
+    const rows = s.selections
+      .map((x) => `<tr><td>${x.iteration}</td><td>${x.level ?? '-'}</td><td>${x.valid ? 'yes' : 'no (iteration consumed)'}</td><td>${x.solved === undefined ? '-' : x.solved ? '✓' : '✗'}</td><td><pre>${esc(clip(x.raw ?? '', max))}</pre></td></tr>`)
+      .join('');
+    parts.push(`<h5>Selector</h5><table class="sel"><thead><tr><th>iteration</th><th>level</th><th>valid</th><th>solved</th><th>selector reply</th></tr></thead><tbody>${rows}</tbody></table>`);
+  }
+  for (const a of s.attempts) {
+    const calls = a.calls
+      .map((c) => {
+        const msgs = c.messages.map((m) => `<div class="msg"><span class="role">${esc(String(m.role))}</span><pre>${esc(clip(typeof m.content === 'string' ? m.content : JSON.stringify(m.content), max))}</pre></div>`).join('');
+        return `<div class="call"><div class="callhead">call ${c.seq} · ${esc(c.purpose)} · ${esc(c.model)} · ${c.usage.promptTokens}+${c.usage.completionTokens} tokens · ${Math.round(c.latencyMs)} ms${c.cached ? ' · cached' : ''}</div><details class="prompt"><summary>prompt (${c.messages.length} message${c.messages.length === 1 ? '' : 's'})</summary>${msgs}</details><div class="resp"><span class="role">response</span><pre>${esc(clip(c.output, max))}</pre></div></div>`;
+      })
+      .join('');
+    parts.push(
+      `<div class="attempt ${a.solved ? 'ok' : 'fail'}"><h5>L${a.level} · ${esc(a.strategy)}${a.iteration !== undefined ? ` · iteration ${a.iteration}` : ''} · ${a.solved ? '✓ solved' : '✗ not solved'} · score ${esc(String(a.score))} · extracted <code>${esc(clip(jsonText(a.extracted), 400))}</code></h5>${calls}</div>`,
+    );
+  }
+  return `<details class="sample"><summary><span class="sid">${esc(s.sampleId)}</span> <span class="${s.solved ? 'good' : 'bad'}">${esc(outcome)}</span> · HPI ${esc(String(Math.round(s.hpi * 1000) / 1000))} · ${s.attempts.length} attempt(s) ${tags}</summary>${parts.join('')}</details>`;
+}
+
+function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string>, options: Required<Pick<HtmlOptions, 'traceLimit' | 'maxTextChars' | 'traceBudget'>>): string {
+  if (options.traceLimit === 0) return '<p class="note">The trace is off (--trace-limit 0).</p>';
+  let used = 0;
+  const out: string[] = [];
+  for (const r of data.runs) {
+    const total = data.units.get(r.runId)?.length ?? 0;
+    const samples: string[] = [];
+    let budgetHit = false;
+    for (const s of store.iterSamples(r.runId)) {
+      if (samples.length >= options.traceLimit) break;
+      if (used > options.traceBudget) {
+        budgetHit = true;
+        break;
+      }
+      const h = sampleHtml(s, r.ladder, options.maxTextChars);
+      used += h.length;
+      samples.push(h);
+    }
+    const shown = samples.length;
+    const why = shown < total ? ` (the first ${shown} of ${total}: ${budgetHit ? 'the page reached its size budget' : `the trace shows at most ${options.traceLimit} samples per run (--trace-limit)`})` : '';
+    out.push(`<section class="run-trace" data-run="${esc(r.runId)}"><h3>${esc(labels.get(r.runId) ?? r.runId)} <span class="rid">${esc(r.runId)}</span></h3><p class="note">${shown} sample(s) shown${esc(why)}. Texts longer than ${options.maxTextChars} characters are cut.</p>${samples.join('\n')}</section>`);
+  }
+  return out.join('\n');
+}
+
+const STYLE = `
+:root{--fg:#1d2330;--muted:#5b6475;--line:#d9dee7;--bg:#ffffff;--soft:#f4f6fa;--good:#1a7f37;--bad:#b42318}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--fg);background:var(--bg)}
+header{padding:20px 28px;background:linear-gradient(90deg,#1f3b73,#2f6db5);color:#fff}
+header h1{margin:0 0 6px;font-size:22px}
+header p{margin:0;opacity:.9}
+nav{padding:8px 28px;background:var(--soft);border-bottom:1px solid var(--line)}
+nav a{margin-right:16px;color:#2f6db5;text-decoration:none}
+main{padding:8px 28px 40px}
+h2{margin:28px 0 10px;font-size:18px;border-bottom:2px solid var(--line);padding-bottom:4px}
+h3{margin:18px 0 6px;font-size:15px}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:13px}
+th,td{border:1px solid var(--line);padding:4px 8px;text-align:left;vertical-align:top}
+th{background:var(--soft)}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.ci{color:var(--muted);font-size:11px}
+.note,.source,figcaption{color:var(--muted);font-size:12px;margin:4px 0}
+.charts{display:flex;flex-wrap:wrap;gap:18px}
+figure.chart{margin:0;padding:10px;border:1px solid var(--line);border-radius:6px;max-width:100%;overflow-x:auto}
+#trace-tools{position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:1;border-bottom:1px solid var(--line)}
+#trace-filter{width:360px;max-width:100%;padding:6px 8px;border:1px solid var(--line);border-radius:4px;font-size:14px}
+details.sample{border:1px solid var(--line);border-radius:4px;margin:4px 0;background:#fff}
+details.sample>summary{cursor:pointer;padding:4px 8px;background:var(--soft)}
+details.sample[open]>summary{border-bottom:1px solid var(--line)}
+details.sample>*:not(summary){margin-left:10px;margin-right:10px}
+.sid{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.rid{color:var(--muted);font-weight:normal;font-size:12px}
+.good{color:var(--good);font-weight:600}.bad{color:var(--bad);font-weight:600}
+.tag{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;background:#e6ecf7;font-size:11px}
+.attempt{border-left:4px solid var(--line);padding:2px 8px;margin:8px 0}
+.attempt.ok{border-left-color:var(--good)}.attempt.fail{border-left-color:var(--bad)}
+.attempt h5{margin:4px 0;font-size:13px}
+.call{margin:6px 0 10px;padding:4px 8px;background:#fafbfd;border:1px dashed var(--line)}
+.callhead{color:var(--muted);font-size:12px}
+.role{display:inline-block;min-width:70px;color:var(--muted);font-size:11px;text-transform:uppercase}
+pre{white-space:pre-wrap;word-break:break-word;margin:2px 0;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f7f7f9;padding:4px 6px;border-radius:3px}
+dl.kv{display:grid;grid-template-columns:90px 1fr;gap:2px 8px}
+dl.kv dt{color:var(--muted)}dl.kv dd{margin:0}
+.hidden{display:none}
+`;
+
+/** The trace filter: hides samples whose text does not contain the query (case-insensitive); counts what is shown. */
+const SCRIPT = `
+(function () {
+  var input = document.getElementById('trace-filter');
+  var count = document.getElementById('trace-count');
+  var samples = Array.prototype.slice.call(document.querySelectorAll('details.sample'));
+  var texts = null;
+  function apply() {
+    if (!texts) texts = samples.map(function (d) { return d.textContent.toLowerCase(); });
+    var q = input.value.trim().toLowerCase();
+    var shown = 0;
+    for (var i = 0; i < samples.length; i++) {
+      var ok = !q || texts[i].indexOf(q) !== -1;
+      samples[i].classList.toggle('hidden', !ok);
+      if (ok) shown++;
+    }
+    count.textContent = shown + ' of ' + samples.length + ' samples';
+  }
+  input.addEventListener('input', apply);
+  count.textContent = samples.length + ' samples';
+})();
+`;
+
+/**
+ * The whole HTML report as one string: header, runs and usage tables, the paper tables, the charts (inline SVG) and the
+ * per-sample ladder trace (`<details>` per sample, collapsed, filterable; the first `traceLimit` samples per run).
+ * Reads the trace from `store` (`RunStore.iterSamples`).
+ */
+export async function renderHtmlReport(data: ReportData, store: RunStore, options: HtmlOptions = {}): Promise<string> {
+  const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 30_000_000 };
+  const labels = uniqueRunLabels(data.runs);
+  const tables = reportTables(data.runs);
+  const charts = await reportCharts(data);
+  const b = data.bootstrap;
+  const when = (options.generatedAt ?? new Date()).toISOString();
+  const overview = tables.filter((t) => t.id === 'runs' || t.id === 'usage');
+  const paper = tables.filter((t) => t.id !== 'runs' && t.id !== 'usage');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<link rel="icon" href="data:,">
+<title>hpt-bench report</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>hpt-bench report</h1><p>${data.runs.length} run(s) from ${esc(data.store)} · generated ${esc(when)} · intervals: bootstrap 95% percentile, B = ${b.resamples}, seed ${b.seed}</p></header>
+<nav><a href="#runs">Runs</a><a href="#tables">Tables</a><a href="#charts">Charts</a><a href="#trace">Ladder trace</a></nav>
+<main>
+<h2 id="runs">Runs</h2>
+${overview.map(tableHtml).join('\n')}
+<h2 id="tables">Tables</h2>
+${paper.length ? paper.map(tableHtml).join('\n') : '<p class="note">No paper-style table applies to these runs.</p>'}
+<h2 id="charts">Charts</h2>
+<div class="charts">
+${charts.map(chartHtml).join('\n')}
+</div>
+<h2 id="trace">Per-sample ladder trace</h2>
+<p class="note">Every attempt of each sample: the level, its prompt messages, the model's response and the verdict. Adaptive runs also list the selector's choices. Click a sample to open it.</p>
+<div id="trace-tools"><input id="trace-filter" type="search" placeholder="Filter samples by any text (id, answer, prompt…)" aria-label="filter samples"> <span id="trace-count" class="note"></span></div>
+${traceHtml(data, store, labels, opts)}
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

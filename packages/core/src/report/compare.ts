@@ -1,0 +1,139 @@
+/**
+ * Paired comparison of two runs (issue #7 item 3, `hpt-bench compare`): per-sample differences of HPI and of accuracy
+ * on the samples both runs scored, with seeded bootstrap percentile intervals.
+ */
+import { HptError } from '../errors.js';
+import type { RunStore } from '../store/store.js';
+import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
+import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';
+
+/** One side of a comparison, restricted to the shared samples: its HPI and accuracy there (means of per-sample values). */
+export interface CompareSide {
+  runId: string;
+  dataset: string;
+  model: string;
+  mode: string;
+  /** mean over the paired samples of the per-sample HPI (stored HPI sum / recorded scores) */
+  hpi: number;
+  /** mean over the paired samples of the per-sample solved fraction (solved scores / recorded scores), in [0, 1] */
+  accuracy: number;
+  /** this run's done samples in all */
+  samples: number;
+}
+
+/**
+ * `hpt-bench compare --json`: A - B on the paired samples.
+ * - `paired`: samples matched by sample id and replicate index (`meta.replicate`; without one, the k-th occurrence of an
+ *   id matches the k-th) that have at least one recorded score in both runs;
+ * - `onlyA` / `onlyB`: samples of one run only; `unscored`: matched samples left out because a run recorded no score for
+ *   them (adaptive `--compat reference`, hpt.md §2.3 (b));
+ * - `hpiDiff` = mean of (HPI_A(i) - HPI_B(i)) over the paired samples (negative: A needed lower levels, i.e. better);
+ *   `accuracyDiff` = mean of (solved_A(i) - solved_B(i)), a fraction; each with a bootstrap percentile interval over
+ *   the paired samples (B `resamples`, `seed`).
+ */
+export interface CompareResult {
+  a: CompareSide;
+  b: CompareSide;
+  paired: number;
+  onlyA: number;
+  onlyB: number;
+  unscored: number;
+  hpiDiff: number;
+  hpiDiffCi95: Interval | null;
+  accuracyDiff: number;
+  accuracyDiffCi95: Interval | null;
+  bootstrap: { resamples: number; seed: number; level: number };
+}
+
+/** The key a sample is matched by: its id and its replicate index (else its occurrence number among equal ids). */
+export function pairingKeys(units: readonly SampleUnit[]): string[] {
+  const seen = new Map<string, number>();
+  return units.map((u) => {
+    const k = seen.get(u.sampleId) ?? 0;
+    seen.set(u.sampleId, k + 1);
+    return `${u.sampleId}\u0000${u.replicate ?? k}`;
+  });
+}
+
+/**
+ * Paired differences of two runs' sample units (pure): see `CompareResult` for the definitions. `meta` supplies the
+ * run descriptions of each side.
+ * @throws HptError `E_DATA` when the runs share no sample with a recorded score in both.
+ */
+export function pairedCompare(
+  a: { runId: string; dataset: string; model: string; mode: string; units: readonly SampleUnit[] },
+  b: { runId: string; dataset: string; model: string; mode: string; units: readonly SampleUnit[] },
+  options: { resamples?: number; seed?: number } = {},
+): CompareResult {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? 0;
+  const keysB = pairingKeys(b.units);
+  const byKeyB = new Map<string, SampleUnit>();
+  b.units.forEach((u, i) => byKeyB.set(keysB[i]!, u));
+  const matchedB = new Set<string>();
+  const dh: number[] = [];
+  const ds: number[] = [];
+  let sumHa = 0;
+  let sumHb = 0;
+  let sumSa = 0;
+  let sumSb = 0;
+  let onlyA = 0;
+  let unscored = 0;
+  for (const [i, key] of pairingKeys(a.units).entries()) {
+    const ua = a.units[i]!;
+    const ub = byKeyB.get(key);
+    if (!ub) {
+      onlyA++;
+      continue;
+    }
+    matchedB.add(key);
+    if (ua.scores <= 0 || ub.scores <= 0) {
+      unscored++;
+      continue;
+    }
+    const ha = ua.hpi / ua.scores;
+    const hb = ub.hpi / ub.scores;
+    const sa = ua.solved / ua.scores;
+    const sb = ub.solved / ub.scores;
+    dh.push(ha - hb);
+    ds.push(sa - sb);
+    sumHa += ha;
+    sumHb += hb;
+    sumSa += sa;
+    sumSb += sb;
+  }
+  const paired = dh.length;
+  if (paired === 0) {
+    throw new HptError(
+      'E_DATA',
+      `runs ${a.runId} (${a.dataset}, ${a.units.length} samples) and ${b.runId} (${b.dataset}, ${b.units.length} samples) share no scored sample (matched by sample id and replicate); compare runs of the same dataset`,
+    );
+  }
+  const [h, s] = bootstrapRatios([dh, ds], new Float64Array(paired).fill(1), { resamples, seed, stream: `${a.runId}|${b.runId}` });
+  const side = (x: typeof a, hpi: number, acc: number): CompareSide => ({ runId: x.runId, dataset: x.dataset, model: x.model, mode: x.mode, hpi: hpi / paired, accuracy: acc / paired, samples: x.units.length });
+  return {
+    a: side(a, sumHa, sumSa),
+    b: side(b, sumHb, sumSb),
+    paired,
+    onlyA,
+    onlyB: b.units.length - matchedB.size,
+    unscored,
+    hpiDiff: h!.estimate,
+    hpiDiffCi95: h!.ci,
+    accuracyDiff: s!.estimate,
+    accuracyDiffCi95: s!.ci,
+    bootstrap: { resamples, seed, level: 0.95 },
+  };
+}
+
+/**
+ * Compare two completed runs of a store (`hpt-bench compare A B`).
+ * @throws HptError `E_UNKNOWN_ID` / `E_CONFIG` as `selectRuns` (unknown or not completed runs), `E_DATA` when they
+ *   share no scored sample.
+ */
+export function compareRuns(store: RunStore, storePath: string, runA: string, runB: string, options: { resamples?: number; seed?: number } = {}): CompareResult {
+  if (runA === runB) throw new HptError('E_CONFIG', `compare needs two different runs, got ${runA} twice`);
+  const [ra, rb] = selectRuns(store, storePath, { runIds: [runA, runB] });
+  const side = (r: NonNullable<typeof ra>) => ({ runId: r.id, dataset: r.dataset, model: r.model, mode: r.mode, units: sampleUnits(store, r.id) });
+  return pairedCompare(side(ra!), side(rb!), options);
+}

@@ -1,0 +1,263 @@
+/**
+ * Reading runs for reports (issue #7 items 1-3): which runs a report covers, their stored summaries, and the per-sample
+ * units the bootstrap resamples. Reads the SQLite store with its own read-only SQL (`store.db`), so it needs nothing
+ * beyond the tables of `RunStore`.
+ */
+import type { Json } from '../contracts.js';
+import { HptError } from '../errors.js';
+import type { RunRecord, RunStore } from '../store/store.js';
+import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
+
+/**
+ * One done sample of a run as the bootstrap sees it (a row of the `samples` table).
+ * - `hpi`: the stored HPI **sum** of the sample's recorded scores (one score per sample in manual runs and strict
+ *   adaptive runs; zero or two in adaptive runs under `--compat reference`, hpt.md §2.3 (a)-(b));
+ * - `scores`: how many scores that sum holds (the unit's weight; `n` of a run = Σ scores, as in `RunStore.aggregate`);
+ * - `solved`: how many of those scores are solves (0/1 in manual runs);
+ * - `level`: the solving level (1..m) or null; `replicate`: `meta.replicate` of runs with `--samples N > 1`.
+ */
+export interface SampleUnit {
+  sampleId: string;
+  index: number;
+  replicate?: number;
+  hpi: number;
+  scores: number;
+  solved: number;
+  level: number | null;
+  meta?: Record<string, Json>;
+}
+
+/** Calls, tokens and (with `--prices`) USD cost of one ladder level or of the selector (the run summary's `levels`). */
+export interface ReportUsage {
+  calls: number;
+  cachedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost?: number;
+}
+
+/**
+ * One run in a report (`hpt-bench report --format json` prints `{"runs": ReportRun[], "bootstrap": ...}`).
+ * Point values are the run summary's (hpt.md §2.1: `hpi` = Σ HPI / n, `accuracy` = solved / n, lower HPI is better);
+ * `hpiCi95` / `accuracyCi95` are seeded bootstrap percentile intervals over the run's samples (see
+ * `unitEstimates`), null for a run without scored samples. `accuracy` is a fraction in [0, 1].
+ */
+export interface ReportRun {
+  runId: string;
+  dataset: string;
+  model: string;
+  /** `manual` (hpt.md §2.1) or `adaptive` (§2.3) */
+  mode: string;
+  compat: string;
+  seed: number;
+  createdAt: string;
+  ladder: string[];
+  /** recorded scores (Σ scores over done samples) */
+  n: number;
+  /** done samples (rows), whatever their number of recorded scores */
+  samples: number;
+  hpi: number;
+  hpiCi95: Interval | null;
+  hpiDataset: number;
+  accuracy: number;
+  accuracyCi95: Interval | null;
+  /** samples solved at level k by `"k"`, plus `unsolved` */
+  levelCounts: Record<string, number>;
+  threshold?: number;
+  /** the dataset metric of the summary (corpus BLEU, ROUGE F1, pass@k, HiBench aggregates, ...) */
+  metrics?: Record<string, Json>;
+  calls: number;
+  cachedCalls: number;
+  usage: { promptTokens: number; completionTokens: number };
+  /** per ladder level (by level number): calls, tokens and cost */
+  levels: Record<string, ReportUsage>;
+  /** USD of the run's uncached calls, when it ran with `--prices` */
+  cost?: number;
+  errored: number;
+  /** replicates per sample (`--samples N`), when more than 1 */
+  replicates?: number;
+  /** adaptive runs: the selector spec, selections made, selections outside 1..m, the selector's usage */
+  selector?: string;
+  selections?: number;
+  invalidSelections?: number;
+  selectorUsage?: ReportUsage;
+}
+
+/** The bootstrap settings a report was computed with (recorded in its JSON). */
+export interface BootstrapSettings {
+  resamples: number;
+  seed: number;
+  level: number;
+  /** what was resampled (a sentence for readers of the JSON) */
+  units: string;
+}
+
+/** Everything a report renders: the runs, in report order, and each run's sample units (by run id). */
+export interface ReportData {
+  store: string;
+  runs: ReportRun[];
+  units: Map<string, SampleUnit[]>;
+  bootstrap: BootstrapSettings;
+}
+
+/** What to report on: named run ids (in that order), or `latest` (the newest run), or else every completed run. */
+export interface RunSelection {
+  runIds?: string[];
+  latest?: boolean;
+}
+
+/** Options of `gatherReport`: the selection plus the bootstrap's `resamples` (default 2000) and `seed` (default 0). */
+export interface GatherOptions extends RunSelection {
+  resamples?: number;
+  seed?: number;
+}
+
+const UNITS_NOTE =
+  'samples (done rows of the run), drawn with replacement; HPI = sum of the drawn samples\' stored HPI sums / sum of their recorded scores, accuracy = solved scores / recorded scores (weighted by records; equals the plain mean when every sample has one score)';
+
+/**
+ * The runs a report covers, in report order.
+ * @throws HptError `E_UNKNOWN_ID` for a named id the store does not hold; `E_CONFIG` for a named (or `latest`) run
+ *   that is not completed, or when the store holds no completed run at all. `storePath` only names the store in messages.
+ */
+export function selectRuns(store: RunStore, storePath: string, selection: RunSelection): RunRecord[] {
+  const all = store.listRuns(); // newest first
+  const notCompleted = (r: RunRecord) =>
+    new HptError(
+      'E_CONFIG',
+      `run ${r.id} is ${r.status}, not completed, so it has no trusted summary${r.error ? ` (${r.error})` : ''}; finish it with \`hpt-bench run --resume ${r.id} --store ${storePath}\` or name completed runs (see \`hpt-bench runs --store ${storePath}\`)`,
+    );
+  if (selection.runIds?.length) {
+    if (selection.latest) throw new HptError('E_CONFIG', 'give run ids or --latest, not both');
+    const out: RunRecord[] = [];
+    const seen = new Set<string>();
+    for (const id of selection.runIds) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const r = store.getRun(id);
+      if (!r) throw new HptError('E_UNKNOWN_ID', `no run ${id} in ${storePath}; see \`hpt-bench runs --store ${storePath}\``);
+      if (r.status !== 'completed') throw notCompleted(r);
+      out.push(r);
+    }
+    return out;
+  }
+  if (selection.latest) {
+    const r = all[0];
+    if (!r) throw new HptError('E_CONFIG', `no runs in ${storePath}; run \`hpt-bench run ... --store ${storePath}\` first`);
+    if (r.status !== 'completed') throw notCompleted(r);
+    return [r];
+  }
+  const done = all.filter((r) => r.status === 'completed').reverse(); // oldest first
+  if (done.length === 0) throw new HptError('E_CONFIG', `no completed runs in ${storePath}${all.length ? ` (${all.length} running or failed; see \`hpt-bench runs --store ${storePath}\`)` : ''}`);
+  return done;
+}
+
+/** A run's done samples in input order, as bootstrap units (one row of `samples` each; errored rows are left out). */
+export function sampleUnits(store: RunStore, runId: string): SampleUnit[] {
+  const rows = store.db
+    .prepare("SELECT sample_id, idx, level, hpi, solved, scores, meta FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx")
+    .all(runId) as { sample_id: string; idx: number; level: number | null; hpi: number; solved: number; scores: number; meta: string | null }[];
+  return rows.map((r) => {
+    const meta = r.meta ? (JSON.parse(r.meta) as Record<string, Json>) : undefined;
+    const replicate = meta && typeof meta.replicate === 'number' ? meta.replicate : undefined;
+    return {
+      sampleId: r.sample_id,
+      index: r.idx,
+      ...(replicate !== undefined ? { replicate } : {}),
+      hpi: r.hpi,
+      scores: r.scores,
+      solved: r.solved,
+      level: r.level,
+      ...(meta ? { meta } : {}),
+    };
+  });
+}
+
+/**
+ * HPI and accuracy of a set of units with bootstrap intervals: HPI = Σ hpi / Σ scores, accuracy = Σ solved / Σ scores,
+ * both from the same resamples of the units (see `bootstrapRatios`). `stream` names the random stream (the run id).
+ */
+export function unitEstimates(units: readonly SampleUnit[], options: { resamples?: number; seed?: number; stream?: string } = {}): { hpi: number; hpiCi95: Interval | null; accuracy: number; accuracyCi95: Interval | null } {
+  const hpi = Float64Array.from(units, (u) => u.hpi);
+  const solved = Float64Array.from(units, (u) => u.solved);
+  const scores = Float64Array.from(units, (u) => u.scores);
+  const [h, a] = bootstrapRatios([hpi, solved], scores, options);
+  return { hpi: h!.estimate, hpiCi95: h!.ci, accuracy: a!.estimate, accuracyCi95: a!.ci };
+}
+
+function num(v: Json | undefined, fallback = 0): number {
+  return typeof v === 'number' ? v : fallback;
+}
+
+function usage(v: Json | undefined): ReportUsage | undefined {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const u: ReportUsage = { calls: num(v.calls), cachedCalls: num(v.cachedCalls), promptTokens: num(v.promptTokens), completionTokens: num(v.completionTokens) };
+  if (typeof v.cost === 'number') u.cost = v.cost;
+  return u;
+}
+
+/**
+ * A completed run as a `ReportRun`: the summary's values plus bootstrap intervals over `units`.
+ * @throws HptError `E_STORE` when the run has no summary (it is not completed).
+ */
+export function reportRun(run: RunRecord, units: readonly SampleUnit[], options: { resamples?: number; seed?: number } = {}): ReportRun {
+  const s = run.summary;
+  if (!s) throw new HptError('E_STORE', `run ${run.id} has no summary (status ${run.status})`);
+  const est = unitEstimates(units, { ...options, stream: run.id });
+  const levels: Record<string, ReportUsage> = {};
+  if (s.levels && typeof s.levels === 'object' && !Array.isArray(s.levels)) for (const [k, v] of Object.entries(s.levels)) levels[k] = usage(v) ?? { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0 };
+  const u = (s.usage ?? {}) as Record<string, Json>;
+  const out: ReportRun = {
+    runId: run.id,
+    dataset: typeof s.dataset === 'string' ? s.dataset : run.dataset,
+    model: typeof s.model === 'string' ? s.model : run.model,
+    mode: typeof s.mode === 'string' ? s.mode : run.mode,
+    compat: typeof s.compat === 'string' ? s.compat : String(run.config.compat ?? 'strict'),
+    seed: num(s.seed),
+    createdAt: run.createdAt,
+    ladder: Array.isArray(s.ladder) ? s.ladder.map(String) : [],
+    n: num(s.n),
+    samples: units.length,
+    hpi: num(s.hpi),
+    hpiCi95: est.hpiCi95,
+    hpiDataset: num(s.hpiDataset),
+    accuracy: num(s.accuracy),
+    accuracyCi95: est.accuracyCi95,
+    levelCounts: (s.levelCounts ?? {}) as Record<string, number>,
+    ...(typeof s.threshold === 'number' ? { threshold: s.threshold } : {}),
+    ...(s.metrics && typeof s.metrics === 'object' && !Array.isArray(s.metrics) ? { metrics: s.metrics } : {}),
+    calls: num(s.calls),
+    cachedCalls: num(s.cachedCalls),
+    usage: { promptTokens: num(u.promptTokens), completionTokens: num(u.completionTokens) },
+    levels,
+    ...(typeof s.cost === 'number' ? { cost: s.cost } : {}),
+    errored: num(s.errored),
+    ...(typeof s.samples === 'number' && s.samples > 1 ? { replicates: s.samples } : {}),
+  };
+  if (out.mode === 'adaptive') {
+    if (typeof s.selector === 'string') out.selector = s.selector;
+    out.selections = num(s.selections);
+    out.invalidSelections = num(s.invalidSelections);
+    const su = usage(s.selectorUsage);
+    if (su) out.selectorUsage = su;
+  }
+  return out;
+}
+
+/**
+ * Gather a report: select the runs (`selectRuns`), read their sample units and compute the bootstrap intervals
+ * (B = `resamples`, default 2000; `seed`, default 0; each run its own stream named by its id).
+ * @throws HptError as `selectRuns`.
+ */
+export function gatherReport(store: RunStore, storePath: string, options: GatherOptions = {}): ReportData {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? 0;
+  const runs = selectRuns(store, storePath, options);
+  const units = new Map<string, SampleUnit[]>();
+  const reports = runs.map((r) => {
+    const u = sampleUnits(store, r.id);
+    units.set(r.id, u);
+    return reportRun(r, u, { resamples, seed });
+  });
+  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE } };
+}

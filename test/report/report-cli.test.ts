@@ -1,0 +1,425 @@
+/**
+ * Issue #7 end to end: a store with several real runs made by the built CLI — BoolQ against an OpenAI-compatible test
+ * server under two model names, two generated HiBench runs (random and oracle baselines), an adaptive run under
+ * `--compat reference` (samples with 0 or 2 score records) and IWSLT at two thresholds — then `hpt-bench report` in
+ * every format and `hpt-bench compare`. Numbers are checked against the store read independently with SQL; the HTML
+ * page is opened in headless Chromium (no console errors, a non-blank screenshot, inline SVG, no network references).
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
+import { runCli, SHARED } from '../helpers/cli.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const XSS = 'Notes <script>window.__xss = 1</script><img src=x onerror="window.__xss = 2"> & more';
+
+/** FNV-1a of a string (the server's coin for right/wrong answers). */
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+interface Expected {
+  n: number;
+  hpi: number;
+  accuracy: number;
+  levelCounts: Record<string, number>;
+  callsPerLevel: Record<string, number>;
+  summary: Record<string, unknown>;
+}
+
+/** A run's numbers read straight from the store with SQL (independently of the report module). */
+function expectedFromStore(db: Database.Database, runId: string): Expected {
+  const s = db.prepare("SELECT SUM(scores) AS n, SUM(hpi) AS h, SUM(solved) AS solved FROM samples WHERE run_id = ? AND status = 'done'").get(runId) as { n: number; h: number; solved: number };
+  const levelCounts: Record<string, number> = {};
+  for (const r of db.prepare("SELECT level, COUNT(*) AS c FROM samples WHERE run_id = ? AND status = 'done' AND solved > 0 GROUP BY level").all(runId) as { level: number; c: number }[]) levelCounts[String(r.level)] = r.c;
+  levelCounts.unsolved = s.n - s.solved;
+  const callsPerLevel: Record<string, number> = {};
+  for (const r of db.prepare('SELECT level, COUNT(*) AS c FROM calls WHERE run_id = ? GROUP BY level').all(runId) as { level: number; c: number }[]) callsPerLevel[String(r.level)] = r.c;
+  const summary = JSON.parse((db.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string }).summary) as Record<string, unknown>;
+  return { n: s.n, hpi: s.h / s.n, accuracy: s.solved / s.n, levelCounts, callsPerLevel, summary };
+}
+
+/** Per-sample (hpi / scores, solved / scores) of a run by sample id, straight from SQL. */
+function perSample(db: Database.Database, runId: string): Map<string, { hpi: number; solved: number; scores: number }> {
+  const rows = db.prepare("SELECT sample_id, hpi, solved, scores FROM samples WHERE run_id = ? AND status = 'done'").all(runId) as { sample_id: string; hpi: number; solved: number; scores: number }[];
+  return new Map(rows.map((r) => [r.sample_id, { hpi: r.scores ? r.hpi / r.scores : Number.NaN, solved: r.scores ? r.solved / r.scores : Number.NaN, scores: r.scores }]));
+}
+
+interface ReportRunJson {
+  runId: string;
+  dataset: string;
+  model: string;
+  mode: string;
+  n: number;
+  hpi: number;
+  hpiCi95: [number, number] | null;
+  accuracy: number;
+  accuracyCi95: [number, number] | null;
+  levelCounts: Record<string, number>;
+  levels: Record<string, { calls: number; cachedCalls: number; promptTokens: number; completionTokens: number }>;
+  calls: number;
+  usage: { promptTokens: number; completionTokens: number };
+  hpiDataset: number;
+  threshold?: number;
+  metrics?: Record<string, unknown>;
+  selector?: string;
+  invalidSelections?: number;
+  compat: string;
+  seed: number;
+  createdAt: string;
+}
+
+const ok = (r: { code: number | null; stderr: string }) => {
+  if (r.code !== 0) throw new Error(`CLI failed (${r.code}): ${r.stderr}`);
+};
+const oneErrorLine = (r: { code: number | null; stderr: string; stdout: string }, pattern: RegExp) => {
+  expect(r.code).not.toBe(0);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^Error: /);
+  expect(lines[0]).toMatch(pattern);
+};
+
+describe('hpt-bench report and compare over a store of real runs', () => {
+  let server: TestServer;
+  const dir = mkdtempSync(join(tmpdir(), 'hpt-report-'));
+  const store = join(dir, 'store.db');
+  const ids: Record<string, string> = {};
+  let db: Database.Database;
+  let failedId: string;
+
+  beforeAll(async () => {
+    // Graded calls (with a system message) answer True/False by a coin on (model, prompt), so samples spread over the
+    // levels; chain and knowledge calls return text with HTML in it, which the HTML report must escape.
+    server = await startOpenAIServer((req: ReceivedRequest): Reply => {
+      const user = req.messages.map((m) => m.content).join('\n');
+      if (req.messages.some((m) => m.role === 'system')) return { text: fnv(`${req.model}|${user}`) % 2 ? 'True' : 'False' };
+      if (req.logprobs) return { text: XSS, logprobs: [-0.5, -0.25] };
+      return { text: XSS };
+    });
+    const boolq = join(SHARED, 'data/hpt-representative/boolq.json');
+    const iwslt = join(SHARED, 'data/hpt-representative/iwslt.json');
+    const runs: [string, string[]][] = [
+      ['modelA', ['--dataset', 'boolq', '--data', boolq, '--limit', '30', '--model', 'openai:model-a', '--base-url', server.url]],
+      ['modelB', ['--dataset', 'boolq', '--data', boolq, '--limit', '30', '--model', 'openai:model-b', '--base-url', server.url]],
+      ['random', ['--dataset', 'hibench/binary-tree', '--limit', '40', '--model', 'baseline:random']],
+      ['oracle', ['--dataset', 'hibench/binary-tree', '--limit', '40', '--model', 'baseline:oracle']],
+      ['adaptive', ['--mode', 'adaptive', '--selector', 'fixed:2', '--compat', 'reference', '--dataset', 'boolq', '--data', boolq, '--limit', '30', '--model', 'baseline:random']],
+      ['iwslt15', ['--dataset', 'iwslt', '--data', iwslt, '--limit', '10', '--model', 'baseline:random', '--threshold', '0.15']],
+      ['iwslt20', ['--dataset', 'iwslt', '--data', iwslt, '--limit', '10', '--model', 'baseline:random', '--threshold', '0.20']],
+    ];
+    for (const [name, args] of runs) {
+      const r = await runCli(['run', ...args, '--store', store, '--json'], { env: { OPENAI_API_KEY: 'sk-test' } });
+      ok(r);
+      ids[name] = (JSON.parse(r.stdout) as { runId: string }).runId;
+    }
+    db = new Database(store);
+    // a failed run (older than the others), which reports must leave out or refuse when named
+    failedId = '20000101T000000-failed';
+    db.prepare("INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config, error) VALUES (?, '2000-01-01T00:00:00.000Z', '2000-01-01T00:00:00.000Z', 'failed', 'boolq', 'openai:x', 'manual', '{}', 'interrupted (SIGINT)')").run(failedId);
+  }, 240_000);
+
+  afterAll(async () => {
+    db?.close();
+    await server?.close();
+  });
+
+  async function jsonReport(args: string[] = []): Promise<{ runs: ReportRunJson[]; bootstrap: { resamples: number; seed: number } }> {
+    const r = await runCli(['report', '--store', store, '--format', 'json', ...args]);
+    ok(r);
+    return JSON.parse(r.stdout) as { runs: ReportRunJson[]; bootstrap: { resamples: number; seed: number } };
+  }
+
+  it('json: every completed run, with n, HPI, accuracy, level counts and per-level calls equal to the store', async () => {
+    const rep = await jsonReport();
+    expect(rep.bootstrap).toMatchObject({ resamples: 2000, seed: 0 });
+    expect(rep.runs.map((r) => r.runId).sort()).toEqual(Object.values(ids).sort());
+    expect(rep.runs.some((r) => r.runId === failedId)).toBe(false);
+    for (const run of rep.runs) {
+      const exp = expectedFromStore(db, run.runId);
+      expect(run.n).toBe(exp.n);
+      expect(run.hpi).toBeCloseTo(exp.hpi, 12);
+      expect(run.accuracy).toBeCloseTo(exp.accuracy, 12);
+      for (const [k, v] of Object.entries(exp.levelCounts)) expect(run.levelCounts[k] ?? 0).toBe(v);
+      expect(Object.fromEntries(Object.entries(run.levels).map(([k, v]) => [k, v.calls]))).toEqual(exp.callsPerLevel);
+      expect(run.calls).toBe(Object.values(exp.callsPerLevel).reduce((a, b) => a + b, 0));
+      // intervals: ordered and containing the point estimate
+      expect(run.hpiCi95![0]).toBeLessThanOrEqual(run.hpi + 1e-12);
+      expect(run.hpiCi95![1]).toBeGreaterThanOrEqual(run.hpi - 1e-12);
+      expect(run.accuracyCi95![0]).toBeLessThanOrEqual(run.accuracy + 1e-12);
+      expect(run.accuracyCi95![1]).toBeGreaterThanOrEqual(run.accuracy - 1e-12);
+      expect(run).toMatchObject({ dataset: exp.summary.dataset, model: exp.summary.model, hpiDataset: exp.summary.hpiDataset, compat: exp.summary.compat, seed: exp.summary.seed });
+      expect(typeof run.createdAt).toBe('string');
+    }
+    const byId = new Map(rep.runs.map((r) => [r.runId, r]));
+    expect(byId.get(ids.modelA!)).toMatchObject({ model: 'openai:model-a', mode: 'manual', n: 30 });
+    expect(byId.get(ids.modelB!)).toMatchObject({ model: 'openai:model-b', n: 30 });
+    expect(byId.get(ids.oracle!)).toMatchObject({ hpi: 1, accuracy: 1, hpiCi95: [1, 1], accuracyCi95: [1, 1], n: 40 });
+    const adaptive = byId.get(ids.adaptive!)!;
+    expect(adaptive).toMatchObject({ mode: 'adaptive', selector: 'fixed:2', compat: 'reference' });
+    expect(typeof adaptive.invalidSelections).toBe('number');
+    expect(byId.get(ids.iwslt15!)!.threshold).toBe(0.15);
+    expect(byId.get(ids.iwslt20!)!.threshold).toBe(0.2);
+    expect(byId.get(ids.random!)!.metrics).toHaveProperty('hibench');
+    // the runs spread over levels, so the level counts are exercised
+    expect(Object.keys(byId.get(ids.modelA!)!.levelCounts).filter((k) => byId.get(ids.modelA!)!.levelCounts[k]! > 0).length).toBeGreaterThan(2);
+  });
+
+  it('--json equals --format json; the bootstrap is deterministic for a seed; --seed and --bootstrap change it', async () => {
+    const a = await runCli(['report', '--store', store, '--json']);
+    const b = await runCli(['report', '--store', store, '--format', 'json']);
+    ok(a);
+    expect(a.stdout).toBe(b.stdout);
+    const seeded = await jsonReport(['--seed', '7']);
+    const seededAgain = await jsonReport(['--seed', '7']);
+    expect(seededAgain).toEqual(seeded);
+    const base = JSON.parse(a.stdout) as { runs: ReportRunJson[] };
+    expect(seeded.runs.map((r) => r.hpi)).toEqual(base.runs.map((r) => r.hpi));
+    expect(seeded.runs.map((r) => r.hpiCi95)).not.toEqual(base.runs.map((r) => r.hpiCi95));
+    const few = await jsonReport(['--bootstrap', '50']);
+    expect(few.bootstrap.resamples).toBe(50);
+  });
+
+  it('named runs, --latest, and one-line errors for unknown ids, a missing store and a run that is not completed', async () => {
+    const named = await jsonReport([ids.modelB!, ids.modelA!]);
+    expect(named.runs.map((r) => r.runId)).toEqual([ids.modelB, ids.modelA]);
+    const latest = await jsonReport(['--latest']);
+    expect(latest.runs.map((r) => r.runId)).toEqual([ids.iwslt20]);
+
+    oneErrorLine(await runCli(['report', 'no-such-run', '--store', store]), /no run no-such-run in/);
+    const missing = join(dir, 'nowhere', 'missing.db');
+    oneErrorLine(await runCli(['report', '--store', missing]), /no store at/);
+    expect(existsSync(missing)).toBe(false);
+    oneErrorLine(await runCli(['report', failedId, '--store', store, '--format', 'md']), /is failed, not completed/);
+    oneErrorLine(await runCli(['compare', ids.modelA!, failedId, '--store', store]), /is failed, not completed/);
+    oneErrorLine(await runCli(['report', '--store', store, '--format', 'csv', '--table', 'nope']), /no table 'nope'/);
+
+    // --latest when the newest run is still running
+    const copy = join(dir, 'copy.db');
+    db.prepare('VACUUM INTO ?').run(copy);
+    const c = new Database(copy);
+    c.prepare("INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config) VALUES ('29990101T000000-running', '2999-01-01T00:00:00.000Z', '2999-01-01T00:00:00.000Z', 'running', 'boolq', 'openai:x', 'manual', '{}')").run();
+    c.close();
+    oneErrorLine(await runCli(['report', '--latest', '--store', copy]), /29990101T000000-running is running, not completed/);
+  });
+
+  it('md: the HPT Table 1 / Table 3 layouts and the HiBench leaderboard, with the expected headers and rows', async () => {
+    const r = await runCli(['report', '--store', store, '--format', 'md']);
+    ok(r);
+    const lines = r.stdout.split('\n');
+    const expA = expectedFromStore(db, ids.modelA!);
+    const expB = expectedFromStore(db, ids.modelB!);
+    const expAd = expectedFromStore(db, ids.adaptive!);
+    // Table 1 layout: rows = models, columns = datasets (HPI, Acc %); here only BoolQ (IWSLT and HiBench have their own tables)
+    expect(lines).toContain('## HPI (lower is better) and accuracy (%)');
+    expect(lines).toContain('| Model | BoolQ HPI | BoolQ Acc |');
+    const row = (label: string) => lines.find((l) => l.startsWith(`| ${label} |`) && l.split('|').length === 5);
+    expect(row('openai:model-a')).toMatch(new RegExp(`^\\| openai:model-a \\| ${expA.hpi.toFixed(2)} \\[[\\d.]+, [\\d.]+\\] \\| ${(100 * expA.accuracy).toFixed(2)} \\[`));
+    expect(row('openai:model-b')).toMatch(new RegExp(`^\\| openai:model-b \\| ${expB.hpi.toFixed(2)} \\[`));
+    expect(row('baseline:random \\(adaptive, fixed:2\\) \\[reference\\]'.replace(/\\/g, ''))).toMatch(new RegExp(`\\| ${expAd.hpi.toFixed(2)} \\[`));
+    // Table 3 layout: one column per threshold
+    expect(lines).toContain('| Model | IWSLT HPI 0.15 | IWSLT HPI 0.20 | BLEU 0.15 | BLEU 0.20 |');
+    const e15 = expectedFromStore(db, ids.iwslt15!);
+    const e20 = expectedFromStore(db, ids.iwslt20!);
+    const bleu = (e: Expected) => ((e.summary.metrics as Record<string, number>).bleu as number).toFixed(2);
+    expect(lines.find((l) => l.startsWith('| baseline:random |') && l.split('|').length === 7)).toMatch(
+      new RegExp(`^\\| baseline:random \\| ${e15.hpi.toFixed(2)} \\[[^\\]]+\\] \\| ${e20.hpi.toFixed(2)} \\[[^\\]]+\\] \\| ${bleu(e15)} \\| ${bleu(e20)} \\|$`),
+    );
+    // HiBench: HPI per scenario, the leaderboard (scenario columns + Avg), the Binary task table, capability dimensions
+    expect(lines).toContain('| Model | Binary HPI | Binary Acc |');
+    expect(lines).toContain('| Model | Binary | Avg |');
+    const hib = (id: string) => (expectedFromStore(db, id).summary.metrics as { hibench: { scenarios: Record<string, number> } }).hibench.scenarios['binary-tree']!;
+    expect(lines).toContain(`| baseline:random | ${(100 * hib(ids.random!)).toFixed(2)} | ${(100 * hib(ids.random!)).toFixed(2)} |`);
+    expect(lines).toContain('| baseline:oracle | 100.00 | 100.00 |');
+    const taskHeader = lines.find((l) => l.startsWith('| Model | ') && l.includes('mirror_tree'));
+    expect(taskHeader).toBeDefined();
+    expect(taskHeader!.trim().endsWith('| Avg |')).toBe(true);
+    expect(lines.some((l) => l.startsWith('| Model | ') && l.includes('Global Structural Understanding'))).toBe(true);
+    // the runs table names every run
+    for (const id of Object.values(ids)) expect(r.stdout).toContain(`| ${id} |`);
+  });
+
+  it('csv: plain CSV per table (--table), numbers at full precision equal to the store, interval columns', async () => {
+    const r = await runCli(['report', '--store', store, '--format', 'csv', '--table', 'hpt']);
+    ok(r);
+    const rows = parseCsv(r.stdout) as string[][];
+    expect(rows[0]).toEqual(['Model', 'BoolQ HPI', 'BoolQ HPI lo', 'BoolQ HPI hi', 'BoolQ Acc', 'BoolQ Acc lo', 'BoolQ Acc hi']);
+    expect(rows.map((x) => x[0])).toEqual(['Model', 'openai:model-a', 'openai:model-b', 'baseline:random (adaptive, fixed:2) [reference]']);
+    for (const [label, id] of [['openai:model-a', ids.modelA!], ['openai:model-b', ids.modelB!], ['baseline:random (adaptive, fixed:2) [reference]', ids.adaptive!]] as const) {
+      const exp = expectedFromStore(db, id);
+      const row = rows.find((x) => x[0] === label)!.map(Number);
+      expect(row[1]).toBeCloseTo(exp.hpi, 12);
+      expect(row[4]).toBeCloseTo(100 * exp.accuracy, 10);
+      expect(row[2]).toBeLessThanOrEqual(row[1]!);
+      expect(row[3]).toBeGreaterThanOrEqual(row[1]!);
+      expect(row[5]).toBeLessThanOrEqual(row[4]!);
+      expect(row[6]).toBeGreaterThanOrEqual(row[4]!);
+    }
+    const t3 = parseCsv((await runCli(['report', '--store', store, '--format', 'csv', '--table', 'threshold'])).stdout) as string[][];
+    expect(t3[0]).toEqual(['Model', 'IWSLT HPI 0.15', 'IWSLT HPI 0.15 lo', 'IWSLT HPI 0.15 hi', 'IWSLT HPI 0.20', 'IWSLT HPI 0.20 lo', 'IWSLT HPI 0.20 hi', 'BLEU 0.15', 'BLEU 0.20']);
+    const e15 = expectedFromStore(db, ids.iwslt15!);
+    expect(Number(t3[1]![1])).toBeCloseTo(e15.hpi, 12);
+    expect(Number(t3[1]![7])).toBeCloseTo((e15.summary.metrics as Record<string, number>).bleu!, 12);
+    // every table in one file: blocks introduced by "# <id>: <title>"
+    const all = await runCli(['report', '--store', store, '--format', 'csv']);
+    ok(all);
+    const blocks = all.stdout.split(/\r?\n/).filter((l) => l.startsWith('# ')).map((l) => l.slice(2, l.indexOf(':')));
+    expect(blocks).toEqual(['runs', 'usage', 'hpt', 'threshold', 'hibench', 'hibench-leaderboard', 'hibench-binary-tree', 'hibench-dimensions']);
+  });
+
+  it('table: aligned text tables (no colour when not on a colour TTY)', async () => {
+    const r = await runCli(['report', ids.modelA!, '--store', store, '--format', 'table']);
+    ok(r);
+    expect(r.stdout).toContain('┌');
+    expect(r.stdout).toContain(ids.modelA);
+    expect(r.stdout).toMatch(/│ Model\s+│ BoolQ HPI\s+│ BoolQ Acc\s+│/);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('html: one self-contained page with inline SVG charts, escaped trace, rendered without errors in headless Chromium', async () => {
+    const started = performance.now();
+    const out = join(dir, 'html', 'report.html');
+    const r = await runCli(['report', '--store', store, '--format', 'html', '--out', out]);
+    ok(r);
+    expect(r.stdout).toBe('');
+    expect(readdirSync(join(dir, 'html'))).toEqual(['report.html']); // written atomically: no temp file left
+    const html = readFileSync(out, 'utf8');
+    const generated = performance.now();
+
+    // self-contained: inline charts, no network references, no external scripts/styles/fonts
+    expect((html.match(/<svg\b/g) ?? []).length).toBeGreaterThanOrEqual(8);
+    expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i);
+    expect(html).not.toMatch(/url\(\s*["']?\s*(?:https?:)?\/\//i);
+    expect(html).not.toMatch(/@import/i);
+    expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
+    expect(html).not.toMatch(/<link\b[^>]*rel=["']?stylesheet/i);
+    // the chart ids and the trace are there
+    for (const id of ['heatmap-hpi', 'heatmap-accuracy', 'levels', 'tokens', 'scatter', 'hibench-preset', 'hibench-dimension-hpi', 'hibench-dimension-accuracy']) expect(html).toContain(`id="chart-${id}"`);
+    expect(html).toContain('<details class="sample">');
+    expect(html).toContain('<h5>Selector</h5>'); // the adaptive run's selections
+    // model text is escaped, never injected
+    expect(html).not.toContain('<script>window.__xss');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;script&gt;window.__xss = 1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__xss = 2&quot;&gt;');
+    expect((html.match(/<script\b/g) ?? []).length).toBe(1);
+
+    // headless Chromium: renders, no console errors, no request leaves the file, screenshots are not blank
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    let opened = 0;
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('pageerror', (e) => errors.push(String(e)));
+      page.on('request', (q) => requests.push(q.url()));
+      await page.goto(pathToFileURL(out).href, { waitUntil: 'load' });
+      opened = performance.now();
+      expect(await page.title()).toBe('hpt-bench report');
+      expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      // the SVG charts have a size on the page
+      const sizes = await page.$$eval('figure.chart svg', (svgs) => svgs.map((s) => s.getBoundingClientRect()).map((b) => b.width * b.height));
+      expect(sizes.length).toBeGreaterThanOrEqual(8);
+      expect(sizes.every((a) => a > 10_000)).toBe(true);
+
+      const pixels = (buf: Buffer) => {
+        const png = PNG.sync.read(buf);
+        const colours = new Set<number>();
+        let nonWhite = 0;
+        for (let i = 0; i < png.data.length; i += 4) {
+          const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+          colours.add((r << 16) | (g << 8) | b);
+          if (r < 240 || g < 240 || b < 240) nonWhite++;
+        }
+        return { colours: colours.size, nonWhite: nonWhite / (png.width * png.height) };
+      };
+      const top = pixels(await page.screenshot());
+      expect(top.colours).toBeGreaterThan(100);
+      expect(top.nonWhite).toBeGreaterThan(0.05);
+      const heat = pixels(await page.locator('#chart-heatmap-hpi').screenshot());
+      expect(heat.colours).toBeGreaterThan(50);
+      expect(heat.nonWhite).toBeGreaterThan(0.05);
+
+      // the trace is collapsed and filterable
+      const total = await page.locator('details.sample').count();
+      expect(total).toBe(30 + 30 + 40 + 40 + 30 + 10 + 10);
+      expect(await page.locator('details.sample[open]').count()).toBe(0);
+      await page.fill('#trace-filter', 'mirror_tree');
+      const shown = await page.locator('details.sample:not(.hidden)').count();
+      expect(shown).toBeGreaterThan(0);
+      expect(shown).toBeLessThan(total);
+      expect(await page.textContent('#trace-count')).toBe(`${shown} of ${total} samples`);
+      await page.fill('#trace-filter', '');
+      expect(await page.locator('details.sample:not(.hidden)').count()).toBe(total);
+
+      expect(errors).toEqual([]);
+      expect(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:'))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+    const done = performance.now();
+    process.stderr.write(`[report html timing] generate ${(generated - started).toFixed(0)} ms, chromium open ${(opened - generated).toFixed(0)} ms, checks ${(done - opened).toFixed(0)} ms\n`);
+
+    // the trace cap: at most N samples per run, and the page says so
+    const capped = join(dir, 'capped.html');
+    ok(await runCli(['report', ids.random!, ids.modelA!, '--store', store, '--out', capped, '--trace-limit', '5']));
+    const c = readFileSync(capped, 'utf8');
+    expect((c.match(/<details class="sample">/g) ?? []).length).toBe(10);
+    expect(c).toContain('the first 5 of 40');
+    expect(c).toContain('the first 5 of 30');
+  }, 120_000);
+
+  it('compare: the paired HPI difference equals the mean of per-sample differences computed from the store', async () => {
+    const r = await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store, '--json']);
+    ok(r);
+    const res = JSON.parse(r.stdout) as { paired: number; hpiDiff: number; hpiDiffCi95: [number, number]; accuracyDiff: number; accuracyDiffCi95: [number, number]; a: { hpi: number }; b: { hpi: number } };
+    const a = perSample(db, ids.modelA!);
+    const b = perSample(db, ids.modelB!);
+    const d = [...a].filter(([id]) => b.has(id)).map(([id, x]) => [x.hpi - b.get(id)!.hpi, x.solved - b.get(id)!.solved] as const);
+    expect(res.paired).toBe(30);
+    expect(d.length).toBe(30);
+    expect(res.hpiDiff).toBeCloseTo(d.reduce((s, x) => s + x[0], 0) / d.length, 12);
+    expect(res.accuracyDiff).toBeCloseTo(d.reduce((s, x) => s + x[1], 0) / d.length, 12);
+    expect(res.a.hpi).toBeCloseTo(expectedFromStore(db, ids.modelA!).hpi, 12);
+    expect(res.hpiDiffCi95[0]).toBeLessThanOrEqual(res.hpiDiff);
+    expect(res.hpiDiffCi95[1]).toBeGreaterThanOrEqual(res.hpiDiff);
+    expect(res.accuracyDiffCi95[0]).toBeLessThanOrEqual(res.accuracyDiff);
+    expect(res.accuracyDiffCi95[1]).toBeGreaterThanOrEqual(res.accuracyDiff);
+    // deterministic for a seed
+    expect((await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store, '--json'])).stdout).toBe(r.stdout);
+
+    // against the adaptive --compat reference run: per-sample HPI = stored sum / recorded scores; unscored left out
+    const ad = perSample(db, ids.adaptive!);
+    expect([...ad.values()].some((x) => x.scores !== 1)).toBe(true); // the run really has samples with 0 or 2 records
+    const r2 = await runCli(['compare', ids.adaptive!, ids.modelA!, '--store', store, '--json']);
+    ok(r2);
+    const res2 = JSON.parse(r2.stdout) as { paired: number; unscored: number; hpiDiff: number; accuracyDiff: number };
+    const d2 = [...ad].filter(([id, x]) => a.has(id) && x.scores > 0).map(([id, x]) => [x.hpi - a.get(id)!.hpi, x.solved - a.get(id)!.solved] as const);
+    expect(res2.paired).toBe(d2.length);
+    expect(res2.unscored).toBe([...ad.values()].filter((x) => x.scores === 0).length);
+    expect(res2.hpiDiff).toBeCloseTo(d2.reduce((s, x) => s + x[0], 0) / d2.length, 12);
+    expect(res2.accuracyDiff).toBeCloseTo(d2.reduce((s, x) => s + x[1], 0) / d2.length, 12);
+
+    // the text output
+    const t = await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store]);
+    ok(t);
+    expect(t.stdout).toContain('A - B [95% CI]');
+    expect(t.stdout).toContain('paired samples: 30');
+
+    // runs without shared samples, unknown ids
+    oneErrorLine(await runCli(['compare', ids.modelA!, ids.random!, '--store', store]), /share no scored sample/);
+    oneErrorLine(await runCli(['compare', ids.modelA!, 'nope', '--store', store]), /no run nope in/);
+  });
+});
