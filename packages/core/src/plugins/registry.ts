@@ -81,7 +81,8 @@ export class Registry {
 
   /**
    * The contribution of `kind` named `id` (plain, qualified or alias).
-   * @throws HptError `E_UNKNOWN_ID` with "did you mean ..." suggestions, or `E_AMBIGUOUS_ID` listing the qualified ids.
+   * @throws HptError `E_UNKNOWN_ID` with "did you mean ..." suggestions and the known ids (sorted, so the message does not
+   *   depend on plugin discovery order), or `E_AMBIGUOUS_ID` listing the qualified ids.
    */
   get<K extends ContributionKind>(kind: K, id: string): Contribution<K> {
     const all = this.list(kind);
@@ -93,7 +94,7 @@ export class Registry {
     const known = all.flatMap((c) => this.names(c));
     const sugg = didYouMean(id, known);
     const hint = sugg.length ? ` Did you mean ${sugg.map((s) => `'${s}'`).join(' or ')}?` : '';
-    const list = all.length ? ` Known ${kind}: ${[...new Set(all.map((c) => c.id))].join(', ')}.` : ` No ${kind} are installed.`;
+    const list = all.length ? ` Known ${kind}: ${[...new Set(all.map((c) => c.id))].sort().join(', ')}.` : ` No ${kind} are installed.`;
     throw new HptError('E_UNKNOWN_ID', `unknown ${SINGULAR[kind]} '${id}'.${hint}${list}`);
   }
 

@@ -312,7 +312,7 @@ export function resolveSelectorSpec(registry: Registry, spec: string): { contrib
   const argument = colon < 0 ? '' : spec.slice(colon + 1);
   if (registry.has('selectors', head)) return { contribution: registry.get('selectors', head), argument };
   if (!registry.has('models', head)) {
-    const known = [...new Set(registry.list('selectors').map((c) => c.id))];
+    const known = [...new Set(registry.list('selectors').map((c) => c.id))].sort();
     throw new HptError('E_UNKNOWN_ID', `unknown selector '${spec}': give a selector (${known.map((k) => `${k}:...`).join(', ')}) or a model id for the llm selector (e.g. openai:llama3)`);
   }
   return { contribution: registry.get('selectors', 'llm'), argument: spec };
