@@ -18,7 +18,7 @@ import {
   judgeTaskTemplate,
   ModelClient,
   parseAnnotationsJsonl,
-  resolveJudgeDataset,
+  resolveDatasetSource,
   resolveModel,
   runJudgeCalibration,
   RunStore,
@@ -151,7 +151,7 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
     const timeoutMs = 1000 * number('--timeout', flags.timeout, 0.001, 86_400);
     const { registry, container } = this.discover(flags.plugin);
     container.register(Tokens.Rng, { useValue: createRngFactory(flags.seed) });
-    const source = await resolveJudgeDataset(registry, container, flags.dataset!);
+    const source = await resolveDatasetSource(registry, container, flags.dataset!);
     const taskTemplate = judgeTaskTemplate(source.pack, source.pack.task === undefined ? judgeLevels(registry, flags.ladder)[0] : undefined, source.datasetId);
     const model = await resolveModel(registry, container, flags.judge!, { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) });
     const load = () =>

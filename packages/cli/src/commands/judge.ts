@@ -14,7 +14,7 @@ import {
   judgeLevels,
   judgeSamples,
   ModelClient,
-  resolveJudgeDataset,
+  resolveDatasetSource,
   resolveModel,
   runJudge,
   RunStore,
@@ -86,7 +86,7 @@ Model calls are cached in --store, so re-running the same command makes no reque
     container.register(Tokens.Rng, { useValue: createRngFactory(0) });
     const levels = judgeLevels(registry, flags.ladder);
     const sources = [];
-    for (const id of datasetIds) sources.push(await resolveJudgeDataset(registry, container, id));
+    for (const id of datasetIds) sources.push(await resolveDatasetSource(registry, container, id));
     const judgeModel = await resolveModel(registry, container, flags.model, modelOptions);
     const helperId = flags['helper-model'] ?? flags.model;
     const helperModel = helperId === flags.model ? judgeModel : await resolveModel(registry, container, helperId, modelOptions);

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
-import type { CompatMode, Dataset, GenerationSettings, Json, Model, Sample, Scorer, Selector, Strategy } from '../contracts.js';
+import type { CompatMode, Dataset, GenerationSettings, Json, Model, PromptPack, Sample, Scorer, Selector, Strategy } from '../contracts.js';
 import { DeclarativeDataset } from '../data/declarative.js';
 import { HptError, isHptError, isModelCallError } from '../errors.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
@@ -10,7 +10,7 @@ import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
 import { SingleCallStrategy } from '../ladder/single-call.js';
 import { instantiate } from '../plugins/host.js';
 import type { DatasetDecl, LadderDecl, StrategyDecl } from '../plugins/manifest.js';
-import type { Registry } from '../plugins/registry.js';
+import type { Contribution, Registry } from '../plugins/registry.js';
 import { GENERIC_PACK_PATH, loadPromptPack, withGenericInput } from '../prompt/pack.js';
 import { CallCache } from '../store/cache.js';
 import type { RunStore } from '../store/store.js';
@@ -245,8 +245,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     throw new HptError('E_CONFIG', `HPI_Dataset must be a number >= 0, got ${config.hpiDataset}`);
   }
   const hpiDataset = config.hpiDataset ?? decl.hpiDataset;
-  const dataset: Dataset = decl.module ? await instantiate<Dataset>(container, dc) : new DeclarativeDataset(decl, dc.plugin.root);
-  const pack = loadPromptPack(decl.promptPack ? join(dc.plugin.root, decl.promptPack) : GENERIC_PACK_PATH);
+  const { dataset, pack, genericPack } = await datasetSource(container, dc);
   const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
   const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}) };
   const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id));
@@ -297,7 +296,38 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : [])])].filter((id) => !config.prices![id]);
     if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
   }
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack: !decl.promptPack, ...(selector ? { selector } : {}) };
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), engine, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}) };
+}
+
+/**
+ * A dataset resolved for a command (`run`, `judge`, `calibrate --judge`): its canonical id, declaration, instance, and
+ * prompt pack — the generic pack when the dataset names none (`genericPack`; its samples then need `withGenericInput`).
+ */
+export interface DatasetSource {
+  datasetId: string;
+  decl: DatasetDecl;
+  dataset: Dataset;
+  pack: PromptPack;
+  genericPack: boolean;
+}
+
+/**
+ * Instantiate a dataset contribution (code, or declarative) and load its prompt pack.
+ * @throws HptError `E_PLUGIN` for a dataset module that does not load, `E_PACK` for a bad pack.
+ */
+export async function datasetSource(container: DependencyContainer, dc: Contribution<'datasets'>): Promise<DatasetSource> {
+  const decl = dc.decl;
+  const dataset: Dataset = decl.module ? await instantiate<Dataset>(container, dc) : new DeclarativeDataset(decl, dc.plugin.root);
+  const pack = loadPromptPack(decl.promptPack ? join(dc.plugin.root, decl.promptPack) : GENERIC_PACK_PATH);
+  return { datasetId: dc.id, decl, dataset, pack, genericPack: !decl.promptPack };
+}
+
+/**
+ * `datasetSource` of dataset `id` (plain, qualified or alias).
+ * @throws HptError `E_UNKNOWN_ID` / `E_AMBIGUOUS_ID` for the id, and what `datasetSource` throws.
+ */
+export async function resolveDatasetSource(registry: Registry, container: DependencyContainer, id: string): Promise<DatasetSource> {
+  return datasetSource(container, registry.get('datasets', id));
 }
 
 /**
@@ -457,34 +487,25 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     }
     const levels: Record<string, LevelUsage> = {};
     let cost: number | undefined = config.prices ? 0 : undefined;
-    for (const u of agg.usageByLevel) {
-      const l = (levels[String(u.level)] ??= { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) });
-      l.calls += u.calls;
-      if (u.cached) l.cachedCalls += u.calls;
-      l.promptTokens += u.promptTokens;
-      l.completionTokens += u.completionTokens;
+    const newUsage = (): LevelUsage => ({ calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) });
+    // add one (model, cache state) row of usage to `into`, and its price (uncached calls only) to the run's cost
+    const add = (into: LevelUsage, u: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }) => {
+      into.calls += u.calls;
+      if (u.cached) into.cachedCalls += u.calls;
+      into.promptTokens += u.promptTokens;
+      into.completionTokens += u.completionTokens;
       const price = config.prices?.[u.model];
       if (price && !u.cached) {
         const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
-        l.cost! += c;
+        into.cost! += c;
         cost! += c;
       }
-    }
+    };
+    for (const u of agg.usageByLevel) add((levels[String(u.level)] ??= newUsage()), u);
     let selectorUsage: LevelUsage | undefined;
     if (prepared.selector) {
-      selectorUsage = { calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) };
-      for (const u of agg.selectorUsage) {
-        selectorUsage.calls += u.calls;
-        if (u.cached) selectorUsage.cachedCalls += u.calls;
-        selectorUsage.promptTokens += u.promptTokens;
-        selectorUsage.completionTokens += u.completionTokens;
-        const price = config.prices?.[u.model];
-        if (price && !u.cached) {
-          const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
-          selectorUsage.cost! += c;
-          cost! += c;
-        }
-      }
+      selectorUsage = newUsage();
+      for (const u of agg.selectorUsage) add(selectorUsage, u);
     }
     const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
     const threshold = prepared.scorerOptions.threshold;
