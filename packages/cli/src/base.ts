@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { Command, Flags, type Interfaces } from '@oclif/core';
-import { createRunContainer, discoverPlugins, isHptError, Tokens, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
+import { createRunContainer, discoverPlugins, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 
 /** cli-table3 style: coloured header on a colour TTY, plain text otherwise (pipes, files, NO_COLOR). */
@@ -78,4 +80,36 @@ export function filtersFrom(flags: Partial<Record<keyof typeof generatorFlags, s
     if (v && v.length) out[name] = v;
   }
   return out;
+}
+
+/**
+ * Flags of every command that calls models (`run`, `judge`, `calibrate --judge`): the OpenAI-compatible endpoint and
+ * key variable, the per-call timeout and retries, the model-call cache, and the Hugging Face download cache.
+ */
+export const endpointFlags = {
+  'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
+  'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
+  'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+  cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the model)', default: true, allowNo: true, helpGroup: 'EXECUTION' }),
+  'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection (exponential backoff with jitter, Retry-After honoured)', default: 5, min: 0, max: 100, helpGroup: 'EXECUTION' }),
+  timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600', helpGroup: 'EXECUTION' }),
+};
+
+/**
+ * The model options the endpoint flags give (`apiKeyEnv`, `timeoutMs` in milliseconds, `baseUrl` when given).
+ * @throws HptError `E_CONFIG` when `--timeout` is not a number of seconds in [0.001, 86400].
+ */
+export function modelOptionsFrom(flags: { 'api-key-env': string; timeout: string; 'base-url'?: string | undefined }): { apiKeyEnv: string; timeoutMs: number; baseUrl?: string } & Record<string, Json> {
+  const timeoutMs = 1000 * numberFlag('--timeout', flags.timeout, 0.001, 86_400);
+  return { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) };
+}
+
+/**
+ * Parse a numeric flag within [min, max] (`Number.MIN_VALUE` as `min` reads "0 (exclusive)" in the message).
+ * @throws HptError `E_CONFIG` naming the flag, the range and the value.
+ */
+export function numberFlag(flag: string, value: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n) || n < min || n > max) throw new HptError('E_CONFIG', `${flag} must be a number in [${min === Number.MIN_VALUE ? '0 (exclusive)' : min}, ${max}], got '${value}'`);
+  return n;
 }

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import {
   annotationRow,
@@ -30,7 +29,7 @@ import {
   type Json,
 } from '@hpt-bench/core';
 import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
 
 /** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21; issue #6 item 4). */
 export default class Calibrate extends HptCommand {
@@ -64,15 +63,10 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
     limit: Flags.integer({ char: 'n', description: '--judge: rate at most N samples', min: 1 }),
     seed: Flags.integer({ description: '--judge: seed of the representative sample', default: 0 }),
     ladder: Flags.string({ description: "--judge: ladder whose first level's template is rated when the prompt pack has no task text", default: 'hpf' }),
-    'base-url': Flags.string({ description: 'OpenAI-compatible endpoint of the judge (default: OPENAI_BASE_URL, else OpenAI)' }),
-    'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
     temperature: Flags.string({ description: 'sampling temperature of the judge', default: '0' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens of a judge reply', default: 1024, min: 1 }),
     concurrency: Flags.integer({ char: 'c', description: 'samples rated at once', default: 4, min: 1, max: 1024 }),
-    cache: Flags.boolean({ description: 'answer repeated judge calls from the store (--no-cache: always call the judge)', default: true, allowNo: true }),
-    'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection', default: 5, min: 0, max: 100 }),
-    timeout: Flags.string({ description: 'seconds before a judge call times out (and is retried)', default: '600' }),
-    'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+    ...endpointFlags,
   };
 
   async run(): Promise<void> {
@@ -146,14 +140,14 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
     'cache-dir': string;
     plugin?: string[];
   }): Promise<{ datasetId: string; result: CalibrationResult & { source: string }; extra: Record<string, Json> }> {
-    const fraction = number('--fraction', flags.fraction, Number.MIN_VALUE, 1);
-    const temperature = number('--temperature', flags.temperature, 0, 2);
-    const timeoutMs = 1000 * number('--timeout', flags.timeout, 0.001, 86_400);
+    const fraction = numberFlag('--fraction', flags.fraction, Number.MIN_VALUE, 1);
+    const temperature = numberFlag('--temperature', flags.temperature, 0, 2);
+    const modelOptions = modelOptionsFrom(flags);
     const { registry, container } = this.discover(flags.plugin);
     container.register(Tokens.Rng, { useValue: createRngFactory(flags.seed) });
     const source = await resolveDatasetSource(registry, container, flags.dataset!);
     const taskTemplate = judgeTaskTemplate(source.pack, source.pack.task === undefined ? judgeLevels(registry, flags.ladder)[0] : undefined, source.datasetId);
-    const model = await resolveModel(registry, container, flags.judge!, { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) });
+    const model = await resolveModel(registry, container, flags.judge!, modelOptions);
     const load = () =>
       judgeSamples(source, {
         ...(flags.data ? { data: resolve(flags.data) } : {}),
@@ -197,12 +191,6 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
   }
 }
 
-/** Parse a numeric flag within [min, max]. @throws HptError `E_CONFIG` naming the flag. */
-function number(flag: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < min || n > max) throw new HptError('E_CONFIG', `${flag} must be a number in [${min === Number.MIN_VALUE ? '0 (exclusive)' : min}, ${max}], got '${value}'`);
-  return n;
-}
 
 /**
  * Read an annotation file: `.jsonl` (one object per line) or CSV (anything else; header row required, parsed with

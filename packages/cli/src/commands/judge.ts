@@ -1,7 +1,6 @@
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import {
   CallCache,
@@ -28,7 +27,7 @@ import {
 } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
 
 /** `hpt-bench judge`: LLM-as-a-judge rating of each HPF level's prompts on the four HPT rules (hpt.md §5.4). */
 export default class Judge extends HptCommand {
@@ -54,19 +53,14 @@ Model calls are cached in --store, so re-running the same command makes no reque
     split: Flags.string({ description: "split: a shipped one such as 'mini', or a Hugging Face split (default: the paper's)" }),
     limit: Flags.integer({ char: 'n', description: 'judge only the first N items of each dataset', min: 1 }),
     ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
-    'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
-    'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
     temperature: Flags.string({ description: 'sampling temperature of the judge', default: '0' }),
     'helper-temperature': Flags.string({ description: 'sampling temperature of the helper calls (top-p 0.9, 1024 max tokens)', default: '0.6' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens of a judge reply', default: 1024, min: 1 }),
     concurrency: Flags.integer({ char: 'c', description: 'items judged at once, and the ceiling of the adaptive limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
     store: Flags.string({ description: 'SQLite store file (holds the model-call cache)', default: '.hpt-bench/hpt-bench.db' }),
-    cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the models)', default: true, allowNo: true }),
     out: Flags.string({ description: 'write one JSON line per (level, item) — prompt, gold, scores, raw reply, helper calls — to this file' }),
-    'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection', default: 5, min: 0, max: 100 }),
-    timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
-    'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+    ...endpointFlags,
   };
 
   async run(): Promise<void> {
@@ -77,10 +71,9 @@ Model calls are cached in --store, so re-running the same command makes no reque
     if (data.length && data.length !== datasetIds.length) {
       throw new HptError('E_CONFIG', `--data was given ${data.length} time(s) for ${datasetIds.length} dataset(s) (${datasetIds.join(', ')}); give one --data per --dataset, in the same order`);
     }
-    const judgeTemperature = number('--temperature', flags.temperature, 0, 2);
-    const helperTemperature = number('--helper-temperature', flags['helper-temperature'], 0, 2);
-    const timeoutMs = 1000 * number('--timeout', flags.timeout, 0.001, 86_400);
-    const modelOptions: Record<string, Json> = { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) };
+    const judgeTemperature = numberFlag('--temperature', flags.temperature, 0, 2);
+    const helperTemperature = numberFlag('--helper-temperature', flags['helper-temperature'], 0, 2);
+    const modelOptions: Record<string, Json> = modelOptionsFrom(flags);
 
     const { registry, container } = this.discover(flags.plugin);
     container.register(Tokens.Rng, { useValue: createRngFactory(0) });
@@ -171,12 +164,6 @@ Model calls are cached in --store, so re-running the same command makes no reque
   }
 }
 
-/** Parse a numeric flag within [min, max]. @throws HptError `E_CONFIG` naming the flag. */
-function number(flag: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < min || n > max) throw new HptError('E_CONFIG', `${flag} must be a number in [${min}, ${max}], got '${value}'`);
-  return n;
-}
 
 /** The `--out` JSONL writer: lines go to a temp file, renamed into place when the command succeeds. */
 function openOut(path: string): { write(r: JudgeRecord): Promise<void>; finish(): Promise<void>; abort(): void } {

@@ -1,12 +1,11 @@
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
 import { assertValid, createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
+import { endpointFlags, filtersFrom, generatorFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -34,8 +33,6 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     mode: Flags.string({ description: 'manual: climb the ladder level by level (hpt.md §2.1); adaptive: a selector picks the level at each of m iterations and a sample solved by level x at iteration i scores x + i (§2.3)', options: ['manual', 'adaptive'], default: 'manual', helpGroup: 'ADAPTIVE' }),
     selector: Flags.string({ description: "adaptive mode: a model id for the paper's prompt-selector (e.g. openai:llama3, same as llm:openai:llama3), fixed:<level>, or a plugin selector <id>[:<argument>]", helpGroup: 'ADAPTIVE' }),
     'selector-base-url': Flags.string({ description: "adaptive mode: the selector model's OpenAI-compatible endpoint when it is not --base-url (it gets its own adaptive concurrency limit)", helpGroup: 'ADAPTIVE' }),
-    'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
-    'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
     temperature: Flags.string({ description: 'sampling temperature', default: '0.6' }),
     'top-p': Flags.string({ description: 'nucleus sampling top-p', default: '0.9' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens per call', default: 1024, min: 1 }),
@@ -47,16 +44,13 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     samples: Flags.integer({ description: 'completions per sample: climb each ladder N times (pass@k uses them)', default: 1, min: 1, max: 1000 }),
     threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
-    'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
     'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: a value saved with `calibrate --save` in --store, else the dataset's constant; generated datasets declare a documented default)" }),
-    cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the model)', default: true, allowNo: true, helpGroup: 'EXECUTION' }),
-    'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection (exponential backoff with jitter, Retry-After honoured); then the sample is recorded as errored', default: 5, min: 0, max: 100, helpGroup: 'EXECUTION' }),
-    timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600', helpGroup: 'EXECUTION' }),
     resume: Flags.string({ description: 'continue this run id (see `hpt-bench runs`) with its stored configuration; recorded samples are kept', helpGroup: 'EXECUTION' }),
     new: Flags.boolean({ description: 'start a new run even when an unfinished run with the same configuration exists (default: continue it)', default: false, helpGroup: 'EXECUTION' }),
     'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
     prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
     ...generatorFlags,
+    ...endpointFlags,
   };
 
   async run(): Promise<void> {
@@ -67,7 +61,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       maxRetries: flags['max-retries'],
       ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
     };
-    const timeoutMs = 1000 * number('--timeout', flags.timeout, 0.001, 86_400);
+    const { timeoutMs } = modelOptionsFrom(flags);
     let config: RunConfig;
     if (flags.resume) {
       config = storedConfig(flags.store, flags.resume);
@@ -107,22 +101,22 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       ...(flags.limit ? { limit: flags.limit } : {}),
       model,
       ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
-      modelOptions: { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) },
+      modelOptions: { ...modelOptionsFrom(flags), timeoutMs },
       ladder: flags.ladder,
       compat: flags.compat as RunConfig['compat'],
       seed: flags.seed ?? 0,
       concurrency: flags.concurrency,
       generation: {
-        temperature: number('--temperature', flags.temperature, 0, 2),
-        topP: number('--top-p', flags['top-p'], 0, 1),
+        temperature: numberFlag('--temperature', flags.temperature, 0, 2),
+        topP: numberFlag('--top-p', flags['top-p'], 0, 1),
         maxTokens: flags['max-tokens'],
         ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
       },
       onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
       cacheDir: flags['cache-dir'],
       ...(flags.samples > 1 ? { samples: flags.samples } : {}),
-      ...(flags.threshold !== undefined ? { scorerOptions: { threshold: number('--threshold', flags.threshold, 0, 1) } } : {}),
-      ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: number('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
+      ...(flags.threshold !== undefined ? { scorerOptions: { threshold: numberFlag('--threshold', flags.threshold, 0, 1) } } : {}),
+      ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: numberFlag('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
       ...(flags.mode === 'adaptive' ? { mode: 'adaptive' as const } : {}),
       ...(flags.selector ? { selector: flags.selector } : {}),
       ...(flags['selector-base-url'] ? { selectorBaseUrl: flags['selector-base-url'] } : {}),
@@ -222,12 +216,6 @@ function readPrices(path: string): Record<string, { input: number; output: numbe
   return assertValid<Record<string, { input: number; output: number }>>('prices', raw, `prices file ${path}`, 'E_CONFIG');
 }
 
-/** Parse a numeric flag within [min, max]. @throws HptError `E_CONFIG` naming the flag. */
-function number(flag: string, value: string, min: number, max: number): number {
-  const n = Number(value);
-  if (!value.trim() || !Number.isFinite(n) || n < min || n > max) throw new HptError('E_CONFIG', `${flag} must be a number in [${min}, ${max}], got '${value}'`);
-  return n;
-}
 
 /** Write the `--out` JSONL from the store (input order; replicates adjacent) to a temp file, then rename it into place. */
 async function writeOut(store: RunStore, runId: string, path: string, samples: number): Promise<void> {
