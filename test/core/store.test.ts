@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { RunStore, type SampleResult } from '@hpt-bench/core';
+import { CallCache, RunStore, type SampleResult } from '@hpt-bench/core';
 
 function result(index: number, level: number | null): SampleResult {
   const attempts = Array.from({ length: level ?? 5 }, (_, i) => ({
@@ -44,11 +45,17 @@ describe('RunStore (real SQLite file)', () => {
   it('a sample is written whole or not at all', () => {
     const s = new RunStore(join(mkdtempSync(join(tmpdir(), 'hpt-store-')), 'x.db'));
     s.createRun({ id: 'r', dataset: 'd', model: 'm', mode: 'manual', config: {} });
-    const bad = result(0, 2);
+    const bad = result(1, 2);
     bad.attempts[1]!.calls.push({ ...bad.attempts[1]!.calls[0]! }); // duplicate (run, idx, level, seq): fails mid-transaction
-    expect(() => s.saveSample('r', bad)).toThrow(/UNIQUE/);
-    expect(s.aggregate('r')).toMatchObject({ n: 0, calls: 0 });
-    expect(s.db.prepare('SELECT COUNT(*) AS c FROM attempts').get()).toEqual({ c: 0 });
+    s.saveSample('r', result(0, 1));
+    s.saveSample('r', bad);
+    s.saveSample('r', result(2, 3));
+    // the writes are grouped: the failure surfaces at the commit, and the group's good samples are kept whole
+    expect(() => s.flush()).toThrow(/UNIQUE/);
+    expect(s.aggregate('r')).toMatchObject({ n: 2, calls: 1 + 3 });
+    expect([...s.iterSamples('r')].map((r) => r.index)).toEqual([0, 2]);
+    expect(s.db.prepare('SELECT COUNT(*) AS c FROM attempts WHERE idx = 1').get()).toEqual({ c: 0 });
+    expect(s.db.prepare('SELECT COUNT(*) AS c FROM calls WHERE idx = 1').get()).toEqual({ c: 0 });
     s.failRun('r', 'boom');
     expect(s.getRun('r')).toMatchObject({ status: 'failed', error: 'boom' });
   });
@@ -56,5 +63,97 @@ describe('RunStore (real SQLite file)', () => {
   it('refuses a file that is not a store, with a clear error', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hpt-store-'));
     expect(() => new RunStore(dir)).toThrow(/cannot open store/);
+  });
+});
+
+describe('RunStore group commit', () => {
+  const fresh = (groupCommit?: { maxWrites: number; maxDelayMs: number }) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'hpt-store-')), 'x.db');
+    const s = new RunStore(path, groupCommit ? { groupCommit } : {});
+    s.createRun({ id: 'r', dataset: 'd', model: 'm', mode: 'manual', config: {} });
+    return { s, path };
+  };
+  // what another process sees: a second connection to the file
+  const committed = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return (db.prepare('SELECT COUNT(*) AS c FROM samples').get() as { c: number }).c;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('commits maxWrites samples together, and reads its own queued writes', () => {
+    const { s, path } = fresh({ maxWrites: 3, maxDelayMs: 60_000 });
+    s.saveSample('r', result(0, 1));
+    s.saveSample('r', result(1, 2));
+    expect(committed(path)).toBe(0);
+    s.saveSample('r', result(2, null));
+    expect(committed(path)).toBe(3);
+    s.saveSample('r', result(3, 1));
+    expect(committed(path)).toBe(3);
+    // a read of this store commits the queue first
+    expect(s.aggregate('r')).toMatchObject({ samples: 4, n: 4 });
+    expect(committed(path)).toBe(4);
+    s.close();
+  });
+
+  it('commits a partial group after maxDelayMs, and on close', async () => {
+    const { s, path } = fresh({ maxWrites: 1000, maxDelayMs: 20 });
+    s.saveSample('r', result(0, 1));
+    expect(committed(path)).toBe(0);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(committed(path)).toBe(1);
+    s.saveSample('r', result(1, 1));
+    s.close();
+    expect(committed(path)).toBe(2);
+  });
+
+  it('commits the queue when the process exits without closing the store', () => {
+    const { s, path } = fresh();
+    s.close();
+    const core = new URL('../../packages/core/dist/store/store.js', import.meta.url).href;
+    const script = `
+      const { RunStore } = await import(${JSON.stringify(core)});
+      const s = new RunStore(${JSON.stringify(path)}, { groupCommit: { maxWrites: 1000, maxDelayMs: 60000 } });
+      const r = (i) => ({ sampleId: 'id' + i, index: i, level: 1, hpi: 1, solved: true, prediction: 'A', target: 'A', attempts: [] });
+      for (let i = 0; i < 5; i++) s.saveSample('r', r(i));
+      process.exit(0);`;
+    const out = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(out.status, out.stderr).toBe(0);
+    expect(committed(path)).toBe(5);
+  });
+
+  it('a commit that fails on its timer is reported by the next write, with the store named', async () => {
+    const { s, path } = fresh({ maxWrites: 1000, maxDelayMs: 10 });
+    const bad = result(0, 2);
+    bad.attempts[1]!.calls.push({ ...bad.attempts[1]!.calls[0]! });
+    s.saveSample('r', bad);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(() => s.saveSample('r', result(1, 1))).toThrow(new RegExp(`cannot write to the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: UNIQUE`));
+    // reported once; the store goes on
+    s.saveSample('r', result(2, 1));
+    expect(s.aggregate('r')).toMatchObject({ samples: 1 });
+    s.close();
+  });
+
+  it('rejects a group commit of no writes', () => {
+    expect(() => new RunStore(':memory:', { groupCommit: { maxWrites: 0, maxDelayMs: 10 } })).toThrow(/invalid group commit/);
+  });
+
+  it('the call cache serves queued entries before they are committed, and counts hits in the group', () => {
+    const { s, path } = fresh({ maxWrites: 1000, maxDelayMs: 60_000 });
+    const cache = new CallCache(s.db, s);
+    const response = { text: 'yes', usage: { promptTokens: 3, completionTokens: 1 }, finishReason: 'stop', latencyMs: 1 };
+    cache.put('k1', 'openai:m', 'http://127.0.0.1:1/v1', response);
+    cache.put('k1', 'openai:m', 'http://127.0.0.1:1/v1', { ...response, text: 'second' }); // first writer wins
+    expect(cache.get('k1')).toEqual({ text: 'yes', usage: { promptTokens: 3, completionTokens: 1 }, finishReason: 'stop' });
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS c FROM call_cache').get()).toEqual({ c: 0 });
+    expect(cache.stats()).toMatchObject({ entries: 1, hits: 1 }); // stats commits the queue first
+    expect(db.prepare('SELECT response, hits FROM call_cache WHERE key = ?').get('k1')).toEqual({ response: JSON.stringify({ text: 'yes', usage: { promptTokens: 3, completionTokens: 1 }, finishReason: 'stop' }), hits: 1 });
+    expect(cache.get('k2')).toBeUndefined();
+    db.close();
+    s.close();
   });
 });

@@ -164,7 +164,7 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
 
     const store = flags.cache ? new RunStore(flags.store) : undefined;
     try {
-      const cache = store ? new CallCache(store.db) : undefined;
+      const cache = store ? new CallCache(store.db, store) : undefined;
       const client = new ModelClient(model, { ...(cache && model.endpoint ? { cache } : {}), limiters: new EndpointLimiters(flags.concurrency), retry: { ...DEFAULT_RETRY, maxRetries: flags['max-retries'] } });
       const judge = new JudgeClient(client, {
         generation: { ...JUDGE_GENERATION, temperature, maxTokens: flags['max-tokens'] },

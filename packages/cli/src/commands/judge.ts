@@ -85,7 +85,7 @@ Model calls are cached in --store, so re-running the same command makes no reque
     const helperModel = helperId === flags.model ? judgeModel : await resolveModel(registry, container, helperId, modelOptions);
 
     const store = flags.cache ? new RunStore(flags.store) : undefined;
-    const cache = store ? new CallCache(store.db) : undefined;
+    const cache = store ? new CallCache(store.db, store) : undefined;
     const limiters = new EndpointLimiters(flags.concurrency);
     const retry = { ...DEFAULT_RETRY, maxRetries: flags['max-retries'] };
     const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });

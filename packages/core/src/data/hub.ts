@@ -18,7 +18,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { HptError } from '../errors.js';
 
 /** One split of a hub dataset, e.g. `{ dataset: 'google/boolq', config: 'default', split: 'validation' }`. */
@@ -474,6 +473,9 @@ async function downloadFile(ctx: Ctx, entry: ParquetEntry, file: string): Promis
 async function convertParquet(ctx: Ctx, entry: ParquetEntry, file: string, out: CacheWriter, done: number): Promise<number> {
   const unreadable = (e: unknown) =>
     fail(ctx, 'unsupported', `cannot read parquet file ${entry.filename} (${e instanceof Error ? e.message : String(e)}); use method rows, or download the split and pass --data FILE`, e);
+  // imported here, not at the top: the parquet reader (27 modules) is only needed when a split is converted, and a run
+  // that reads a local or cached file should not pay for loading it at startup
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import('hyparquet');
   let metadata: Awaited<ReturnType<typeof parquetMetadataAsync>>;
   const buffer = await asyncBufferFromFile(file);
   try {

@@ -423,7 +423,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
   }
   hooks.onRun?.(runId);
   const limiters = new EndpointLimiters(config.concurrency);
-  const cache = config.cache === false ? undefined : new CallCache(store.db);
+  const cache = config.cache === false ? undefined : new CallCache(store.db, store);
   const retry = { ...DEFAULT_RETRY, ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}) };
   const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });
   const client = wrap(prepared.model);

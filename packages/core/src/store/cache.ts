@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Model, ModelRequest, ModelResponse } from '../contracts.js';
+import type { WriteQueue } from './store.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS call_cache (
@@ -116,27 +117,38 @@ interface StoredResponse {
 }
 
 /**
- * The model-call cache over the run store's SQLite handle (`new CallCache(store.db)`; issue #5 item 1). Table
+ * The model-call cache over the run store's SQLite handle (`new CallCache(store.db, store)`; issue #5 item 1). Table
  * `call_cache (key, model, endpoint, response JSON, created_at ISO-8601, hits)`; a response is stored as
  * `{text, logprobs?, usage, finishReason}` (latency and the `cached` flag are not stored). Safe to share between
  * processes on one file (SQLite WAL); first writer wins.
+ *
+ * With a `WriteQueue` (the run store), new entries and hit counts are written in the store's group commit instead of
+ * one transaction per call; entries waiting for it are served from memory. A SIGKILL then loses at most the entries of
+ * the last group window (`GroupCommit.maxDelayMs`, default 100 ms) — fewer calls than are in flight at any moment at
+ * real endpoint latencies, which a crash loses anyway. Without one, every put and hit commits on its own.
  */
 export class CallCache {
   private readonly getStmt: Database.Statement<[string], { response: string }>;
+  private readonly hitStmt: Database.Statement<[string]>;
   private readonly putStmt: Database.Statement<[string, string, string | null, string, string]>;
+  /** entries put but not yet committed (queued in `writes`), by key */
+  private readonly unwritten = new Map<string, string>();
 
   /** Creates the `call_cache` table when missing. */
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: Database.Database, private readonly writes?: WriteQueue) {
     db.exec(SCHEMA);
-    this.getStmt = db.prepare('UPDATE call_cache SET hits = hits + 1 WHERE key = ? RETURNING response');
+    this.getStmt = db.prepare('SELECT response FROM call_cache WHERE key = ?');
+    this.hitStmt = db.prepare('UPDATE call_cache SET hits = hits + 1 WHERE key = ?');
     this.putStmt = db.prepare('INSERT OR IGNORE INTO call_cache (key, model, endpoint, response, created_at) VALUES (?, ?, ?, ?, ?)');
   }
 
   /** The stored response for `key` (counting a hit), or undefined. The result has no `latencyMs` and no `cached` flag. */
   get(key: string): ModelResponse | undefined {
-    const row = this.getStmt.get(key);
-    if (!row) return undefined;
-    const s = JSON.parse(row.response) as StoredResponse;
+    const json = this.unwritten.get(key) ?? this.getStmt.get(key)?.response;
+    if (json === undefined) return undefined;
+    if (this.writes) this.writes.defer(() => this.hitStmt.run(key));
+    else this.hitStmt.run(key);
+    const s = JSON.parse(json) as StoredResponse;
     return { text: s.text, ...(s.logprobs ? { logprobs: s.logprobs } : {}), usage: s.usage, finishReason: s.finishReason };
   }
 
@@ -151,11 +163,23 @@ export class CallCache {
       usage: { promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens },
       finishReason: response.finishReason,
     };
-    this.putStmt.run(key, model, endpointForCache(endpoint), JSON.stringify(stored), new Date().toISOString());
+    const json = JSON.stringify(stored);
+    const row: [string, string, string | null, string, string] = [key, model, endpointForCache(endpoint), json, new Date().toISOString()];
+    if (!this.writes) {
+      this.putStmt.run(...row);
+      return;
+    }
+    if (this.unwritten.has(key)) return; // first writer wins, as INSERT OR IGNORE
+    this.unwritten.set(key, json);
+    this.writes.defer(() => {
+      this.unwritten.delete(key);
+      this.putStmt.run(...row);
+    });
   }
 
   /** Entries, bytes (UTF-8 bytes of key, response, model and endpoint), hits, and the same per model id. */
   stats(): CacheStats {
+    this.writes?.flush();
     const total = this.db
       .prepare(
         `SELECT COUNT(*) AS entries, COALESCE(SUM(hits), 0) AS hits,
@@ -175,6 +199,7 @@ export class CallCache {
 
   /** Delete every entry, or only those of model id `model`; returns the number of rows deleted. */
   clear(model?: string): number {
+    this.writes?.flush();
     const r = model === undefined ? this.db.prepare('DELETE FROM call_cache').run() : this.db.prepare('DELETE FROM call_cache WHERE model = ?').run(model);
     return r.changes;
   }
