@@ -60,6 +60,35 @@ describe('RunStore (real SQLite file)', () => {
     expect(s.getRun('r')).toMatchObject({ status: 'failed', error: 'boom' });
   });
 
+  it("stores graded.promptText once: dropped when it is the graded call's user message, restored on read", () => {
+    const s = new RunStore(join(mkdtempSync(join(tmpdir(), 'hpt-store-')), 'x.db'));
+    s.createRun({ id: 'r', dataset: 'd', model: 'm', mode: 'manual', config: {} });
+    const same = result(0, 2);
+    // a two-call attempt (knowledge, then graded with a system message): promptText is the last graded user message
+    same.attempts[1]!.graded = { promptText: 'Q?\nAnswer:', completion: 'A', cue: 'Answer:' };
+    same.attempts[1]!.calls = [
+      { ...same.attempts[1]!.calls[0]!, seq: 0, purpose: 'knowledge', messages: [{ role: 'user', content: 'facts' }], meanTokenProb: null },
+      { ...same.attempts[1]!.calls[0]!, seq: 1, purpose: 'graded', messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'Q?\nAnswer:' }] },
+    ];
+    const other = result(1, 1);
+    other.attempts[0]!.graded = { promptText: 'not the call text', completion: 'A', cue: 'Answer:' };
+    s.saveSample('r', same);
+    s.saveSample('r', other);
+    s.flush();
+    const raw = (idx: number, attempt: number) =>
+      JSON.parse((s.db.prepare('SELECT graded FROM attempts WHERE idx = ? AND attempt = ?').get(idx, attempt) as { graded: string }).graded) as Record<string, unknown>;
+    expect(raw(0, 1)).toEqual({ completion: 'A', cue: 'Answer:' });
+    expect(raw(1, 0)).toEqual({ promptText: 'not the call text', completion: 'A', cue: 'Answer:' });
+    // a row written before the dedupe (promptText inside) reads unchanged
+    s.db.prepare('UPDATE attempts SET graded = ? WHERE idx = 0 AND attempt = 0').run(JSON.stringify({ promptText: 'old', completion: 'B', cue: 'Answer:' }));
+    const back = [...s.iterSamples('r')];
+    expect(back[0]!.attempts[1]).toEqual(same.attempts[1]);
+    expect(Object.keys(back[0]!.attempts[1]!.graded)).toEqual(['promptText', 'completion', 'cue']); // --out keeps the field order
+    expect(back[0]!.attempts[0]!.graded).toEqual({ promptText: 'old', completion: 'B', cue: 'Answer:' });
+    expect(back[1]).toEqual(other);
+    s.close();
+  });
+
   it('refuses a file that is not a store, with a clear error', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hpt-store-'));
     expect(() => new RunStore(dir)).toThrow(/cannot open store/);

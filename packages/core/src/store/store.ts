@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Json, SelectionRecord } from '../contracts.js';
+import type { CallRecord, GradedOutput, Json, SelectionRecord } from '../contracts.js';
 import { HptError } from '../errors.js';
 import type { AttemptRecord, SampleResult } from '../ladder/engine.js';
 
@@ -422,7 +422,7 @@ export class RunStore implements WriteQueue {
       'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const [n, a] of r.attempts.entries()) {
-      insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), JSON.stringify(a.graded), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null);
+      insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), storedGraded(a), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null);
       for (const c of a.calls) {
         insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), c.output, c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
       }
@@ -575,16 +575,8 @@ export class RunStore implements WriteQueue {
             }
           : {}),
       }));
-      const attempts: AttemptRecord[] = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => ({
-        level: a.level as number,
-        strategy: a.strategy as string,
-        solved: a.solved === 1,
-        score: a.score as number,
-        extracted: JSON.parse(a.extracted as string) as Json,
-        graded: JSON.parse(a.graded as string),
-        ...(a.notes ? { notes: JSON.parse(a.notes as string) } : {}),
-        ...(a.iteration !== null && a.iteration !== undefined ? { iteration: a.iteration as number } : {}),
-        calls: calls
+      const attempts: AttemptRecord[] = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => {
+        const own: CallRecord[] = calls
           .filter((c) => c.attempt === a.attempt)
           .map((c) => ({
             seq: c.seq as number,
@@ -597,8 +589,19 @@ export class RunStore implements WriteQueue {
             finishReason: c.finish_reason as string,
             ...(c.mean_token_prob !== null || c.purpose === 'knowledge' ? { meanTokenProb: c.mean_token_prob as number | null } : {}),
             ...(c.cached === 1 ? { cached: true } : {}),
-          })),
-      }));
+          }));
+        return {
+          level: a.level as number,
+          strategy: a.strategy as string,
+          solved: a.solved === 1,
+          score: a.score as number,
+          extracted: JSON.parse(a.extracted as string) as Json,
+          graded: loadedGraded(a.graded as string, own),
+          ...(a.notes ? { notes: JSON.parse(a.notes as string) } : {}),
+          ...(a.iteration !== null && a.iteration !== undefined ? { iteration: a.iteration as number } : {}),
+          calls: own,
+        };
+      });
       yield {
         sampleId: row.sample_id as string,
         index: idx,
@@ -656,6 +659,37 @@ export class RunStore implements WriteQueue {
       this.db.close();
     }
   }
+}
+
+/**
+ * The user message of an attempt's last graded call: what `graded.promptText` is for every built-in strategy
+ * (`assemblePrompt` returns it as both).
+ */
+function gradedCallPrompt(calls: CallRecord[]): string | undefined {
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const c = calls[i]!;
+    if (c.purpose !== 'graded') continue;
+    for (let k = c.messages.length - 1; k >= 0; k--) if (c.messages[k]!.role === 'user') return c.messages[k]!.content;
+    return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The attempt's graded output as stored: without `promptText` when it is the graded call's user message, which the
+ * calls table holds already (about 40% of a store's bytes were this copy). Any other `promptText` is stored as is.
+ */
+function storedGraded(a: AttemptRecord): string {
+  const { promptText, ...rest } = a.graded;
+  return promptText === gradedCallPrompt(a.calls) ? JSON.stringify(rest) : JSON.stringify(a.graded);
+}
+
+/** The inverse of `storedGraded` (rows written before it carry `promptText` and are returned unchanged). */
+function loadedGraded(json: string, calls: CallRecord[]): GradedOutput {
+  const g = JSON.parse(json) as Partial<GradedOutput>;
+  if (Object.hasOwn(g, 'promptText')) return g as GradedOutput;
+  const promptText = gradedCallPrompt(calls);
+  return (promptText === undefined ? g : { promptText, ...g }) as GradedOutput;
 }
 
 function toRun(row: Record<string, unknown>): RunRecord {
