@@ -22,6 +22,19 @@ describe('fillTemplate (hpt.md §0: one pass)', () => {
   it('names a placeholder without a value', () => {
     expect(() => fillTemplate('{passage} {question}', { passage: 'p' })).toThrow(/\{question\} has no value/);
   });
+  it('fills like a one-pass regex replace on random templates, including repeated fills of the same template', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
+    const pieces = ['{a}', '{b_1}', '{C}', '{', '}', '{}', '{1x}', '{ a}', 'text ', '\n', '{{a}}', 'é', '$&', '$1'];
+    const vars = { a: 'A{b_1}', b_1: '$&', C: '' };
+    const reference = (t: string) => t.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_m, n: string) => (vars as Record<string, string>)[n]!);
+    for (let i = 0; i < 300; i++) {
+      const t = Array.from({ length: 1 + Math.floor(rnd() * 12) }, () => pick(pieces)).join('');
+      expect(fillTemplate(t, vars)).toBe(reference(t));
+      expect(fillTemplate(t, vars)).toBe(reference(t)); // second fill: from the compiled form
+    }
+  });
   it('lists placeholders in order of first appearance', () => {
     expect(placeholders('{a} {b} {a} {pred}')).toEqual(['a', 'b', 'pred']);
   });
