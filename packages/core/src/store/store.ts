@@ -174,8 +174,8 @@ ALTER TABLE calls_v2 RENAME TO calls;
 /**
  * Group commit of the store (issue #5: throughput): the per-sample writes of a run (and the call cache's writes, see
  * `CallCache`) are queued and committed together, in one transaction, once `maxWrites` are queued or `maxDelayMs`
- * after the first of them, whichever comes first. One commit per sample costs about 50 µs of CPU and 34 page writes
- * per 11-call sample; a group of 64 samples costs the same as a handful of single ones.
+ * after the first of them, whichever comes first. A commit per sample cost about 50 µs of CPU and 34 page writes per
+ * 11-call sample: 30,000 random-baseline BoolQ samples took 3.6 s with it and take 2.0 s with groups.
  * A crash (SIGKILL, power loss) loses at most the queued writes — the samples finished in the last `maxDelayMs` — and
  * never leaves a partial sample: a resume redoes them. Every read of the store, every other write, `close()` and
  * process exit commit the queue first, so within the process the store always reads its own writes.
@@ -677,7 +677,7 @@ function gradedCallPrompt(calls: CallRecord[]): string | undefined {
 
 /**
  * The attempt's graded output as stored: without `promptText` when it is the graded call's user message, which the
- * calls table holds already (about 40% of a store's bytes were this copy). Any other `promptText` is stored as is.
+ * calls table holds already (this copy was about a third of a store's bytes). Any other `promptText` is stored as is.
  */
 function storedGraded(a: AttemptRecord): string {
   const { promptText, ...rest } = a.graded;
