@@ -2,7 +2,8 @@
 // Writes packages/core/dist/schemas.precompiled.cjs after `tsc -b` (part of `npm run build`): every JSON Schema that ships
 // in the repository, compiled ahead of time with ajv's standalone code generation (DESIGN "schemas"). Compiling with
 // ajv at runtime costs a CLI start ~55 ms of CPU (meta-schema compile, validateSchema, then each schema) plus ~20 ms to
-// load ajv's ~86 CommonJS modules; with this module `hpt-bench run` loads neither ajv nor ajv-formats.
+// load ajv's ~86 CommonJS modules; with this module `hpt-bench run` never loads ajv's compiler (the generated code
+// requires only ajv's small runtime helpers, e.g. ucs2length, and ajv-formats' format functions).
 //
 // Covered: each schemas/*.schema.json, and every contribution `options` schema declared in the manifests of the bundled
 // plugins (the `hpt-bench` field of plugins/*/package.json, or the JSON file it names). A schema's key is the sha256

@@ -236,7 +236,7 @@ describe('table renderers', () => {
     expect(md).toContain('| m2 | 2.00 | 3.1 |');
   });
 
-  it("the report's capability-dimension map equals the hibench plugin's (hibench.md §1.3)", () => {
-    expect(HIBENCH_TASK_DIMENSIONS).toEqual(CAPABILITY_DIMENSIONS);
+  it("the report's capability-dimension map is the hibench plugin's, one table (hibench.md §1.3)", () => {
+    expect(CAPABILITY_DIMENSIONS).toBe(HIBENCH_TASK_DIMENSIONS);
   });
 });

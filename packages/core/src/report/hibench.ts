@@ -25,17 +25,21 @@ export const HIBENCH_DIMENSION_NAMES = [
   'Textual Reasoning',
 ] as const;
 
-const LRA = 'Local Relationship Awareness';
-const GSU = 'Global Structural Understanding';
-const SM = 'Structural Manipulation';
-const AR = 'Analytical Reasoning';
-const TR = 'Textual Reasoning';
+/** One of the five capability dimensions (`HIBENCH_DIMENSION_NAMES`). */
+export type HibenchDimension = (typeof HIBENCH_DIMENSION_NAMES)[number];
+
+const LRA: HibenchDimension = 'Local Relationship Awareness';
+const GSU: HibenchDimension = 'Global Structural Understanding';
+const SM: HibenchDimension = 'Structural Manipulation';
+const AR: HibenchDimension = 'Analytical Reasoning';
+const TR: HibenchDimension = 'Textual Reasoning';
 
 /**
- * Sub-task id -> capability dimension, the table of hibench.md §1.3 (the same map as the hibench plugin's
- * `CAPABILITY_DIMENSIONS`; a test keeps the two equal). The core knows no plugin, so the report carries its own copy.
+ * Sub-task id -> capability dimension, the table of hibench.md §1.3 (the toolkit's `analysis/capability.ipynb`);
+ * `node_depth` covers both the Multiple-Tree and the JSON task. The one copy: the report needs it and the core knows
+ * no plugin, so the hibench plugin's aggregation imports it from here (as `CAPABILITY_DIMENSIONS`).
  */
-export const HIBENCH_TASK_DIMENSIONS: Readonly<Record<string, string>> = {
+export const HIBENCH_TASK_DIMENSIONS: Readonly<Record<string, HibenchDimension>> = {
   all_ancestor: LRA, all_children: LRA, common_ancestor: LRA, node_depth: LRA, leaf: LRA, root: LRA, child_count: LRA,
   node_attribute: LRA, path_down_to_up: LRA, path_up_to_down: LRA, shared_ancestor_same_level: LRA,
   shared_ancestor_diff_level: LRA, path_between_nodes: LRA,
@@ -49,8 +53,8 @@ export const HIBENCH_TASK_DIMENSIONS: Readonly<Record<string, string>> = {
 const norm = (s: string) => s.toLowerCase().replace(/[-_\s]/g, '');
 const DIM_BY_KEY = new Map(Object.entries(HIBENCH_TASK_DIMENSIONS).map(([k, v]) => [norm(k), v]));
 
-/** The capability dimension of a HiBench sub-task (case, `-` and `_` ignored), or undefined. */
-export function hibenchDimensionOf(task: string): string | undefined {
+/** The capability dimension of a HiBench sub-task (case, `-` and `_` ignored), or undefined for tasks outside §1.3. */
+export function hibenchDimensionOf(task: string): HibenchDimension | undefined {
   return DIM_BY_KEY.get(norm(task));
 }
 

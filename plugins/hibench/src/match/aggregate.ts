@@ -3,58 +3,20 @@
  * overall, and the five capability dimensions (§1.3). All scores are fractions in [0, 1] (the paper prints
  * percentages: multiply by 100).
  */
+import { HIBENCH_DIMENSION_NAMES, HIBENCH_TASK_DIMENSIONS, hibenchDimensionOf, type HibenchDimension } from '@hpt-bench/core';
 
-/** The five capability dimensions of §1.3 (paper Fig. 1a). */
-export const DIMENSIONS = [
-  'Local Relationship Awareness',
-  'Global Structural Understanding',
-  'Structural Manipulation',
-  'Analytical Reasoning',
-  'Textual Reasoning',
-] as const;
+/** The five capability dimensions of §1.3 (paper Fig. 1a), in the paper's order; defined in the core (the report uses them). */
+export const DIMENSIONS = HIBENCH_DIMENSION_NAMES;
 
 /** One of the five capability dimensions. */
-export type Dimension = (typeof DIMENSIONS)[number];
+export type Dimension = HibenchDimension;
 
 /**
- * Sub-task id → capability dimension, exactly the table of §1.3 (the toolkit's `analysis/capability.ipynb`).
- * `node_depth` covers both the Multiple-Tree and the JSON task. Look-ups go through `dimensionOf`, which ignores case,
- * `-` and `_` (so `all-ancestor` and `SpaceComplexity` / `space_complexity` resolve too).
+ * Sub-task id → capability dimension, exactly the table of §1.3: the core's `HIBENCH_TASK_DIMENSIONS`. Look-ups go
+ * through `dimensionOf`, which ignores case, `-` and `_` (so `all-ancestor` and `SpaceComplexity` /
+ * `space_complexity` resolve too).
  */
-export const CAPABILITY_DIMENSIONS: Readonly<Record<string, Dimension>> = {
-  all_ancestor: 'Local Relationship Awareness',
-  all_children: 'Local Relationship Awareness',
-  common_ancestor: 'Local Relationship Awareness',
-  node_depth: 'Local Relationship Awareness',
-  leaf: 'Local Relationship Awareness',
-  root: 'Local Relationship Awareness',
-  child_count: 'Local Relationship Awareness',
-  node_attribute: 'Local Relationship Awareness',
-  path_down_to_up: 'Local Relationship Awareness',
-  path_up_to_down: 'Local Relationship Awareness',
-  shared_ancestor_same_level: 'Local Relationship Awareness',
-  shared_ancestor_diff_level: 'Local Relationship Awareness',
-  path_between_nodes: 'Local Relationship Awareness',
-  isomorphic: 'Global Structural Understanding',
-  balance: 'Global Structural Understanding',
-  prefix_traversal: 'Global Structural Understanding',
-  infix_traversal: 'Global Structural Understanding',
-  postfix_traversal: 'Global Structural Understanding',
-  traversal_order_verification: 'Global Structural Understanding',
-  level_count: 'Global Structural Understanding',
-  level_nodes: 'Global Structural Understanding',
-  add_node: 'Structural Manipulation',
-  remove_node: 'Structural Manipulation',
-  mirror_tree: 'Structural Manipulation',
-  calculate: 'Analytical Reasoning',
-  convert: 'Analytical Reasoning',
-  equivalent: 'Analytical Reasoning',
-  SpaceComplexity: 'Analytical Reasoning',
-  TimeComplexity: 'Analytical Reasoning',
-  contextual_qa: 'Textual Reasoning',
-  disordered_section: 'Textual Reasoning',
-  outline_extraction: 'Textual Reasoning',
-};
+export const CAPABILITY_DIMENSIONS = HIBENCH_TASK_DIMENSIONS;
 
 /**
  * Leaderboard task groups (§1.1 JSON row, §3.3): per scenario, sub-task id → the leaderboard column it is averaged
@@ -75,15 +37,12 @@ function key(s: string): string {
   return s.toLowerCase().replace(/[-_\s]/g, '');
 }
 
-const DIMENSION_BY_KEY = new Map(Object.entries(CAPABILITY_DIMENSIONS).map(([k, v]) => [key(k), v]));
 const GROUPS_BY_KEY = new Map(
   Object.entries(TASK_GROUPS).map(([scenario, groups]) => [key(scenario), new Map(Object.entries(groups).map(([k, v]) => [key(k), v]))]),
 );
 
-/** The capability dimension of a sub-task id (§1.3; case, `-` and `_` ignored), or undefined for tasks outside the 30. */
-export function dimensionOf(task: string): Dimension | undefined {
-  return DIMENSION_BY_KEY.get(key(task));
-}
+/** The capability dimension of a sub-task id (§1.3; case, `-` and `_` ignored), or undefined for tasks outside it. */
+export const dimensionOf: (task: string) => Dimension | undefined = hibenchDimensionOf;
 
 /** The leaderboard column of a sub-task in a scenario (`TASK_GROUPS`), else the task id itself. */
 export function taskGroupOf(scenario: string, task: string): string {
