@@ -153,17 +153,29 @@ describe('RunStore group commit', () => {
     expect(committed(path)).toBe(5);
   });
 
-  it('a commit that fails on its timer is reported by the next write, with the store named', async () => {
+  it('a commit that fails on its timer breaks the store: every later write throws (nothing is dropped silently), reads still work', async () => {
     const { s, path } = fresh({ maxWrites: 1000, maxDelayMs: 10 });
     const bad = result(0, 2);
     bad.attempts[1]!.calls.push({ ...bad.attempts[1]!.calls[0]! });
     s.saveSample('r', bad);
     await new Promise((r) => setTimeout(r, 60));
-    expect(() => s.saveSample('r', result(1, 1))).toThrow(new RegExp(`cannot write to the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: UNIQUE`));
-    // reported once; the store goes on
-    s.saveSample('r', result(2, 1));
-    expect(s.aggregate('r')).toMatchObject({ samples: 1 });
-    s.close();
+    const message = new RegExp(`cannot write to the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: UNIQUE.*1 of 1 queued writes lost`);
+    expect(() => s.saveSample('r', result(1, 1))).toThrow(message);
+    // not reported once and forgotten (issue #13 item 1): the next writes fail the same way, with code E_STORE and exit code 1
+    let second: unknown;
+    try {
+      s.saveSample('r', result(2, 1));
+    } catch (e) {
+      second = e;
+    }
+    expect(second).toMatchObject({ code: 'E_STORE', exitCode: 1 });
+    expect(() => new CallCache(s.db, s).put('k', 'm', undefined, { text: 'x', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop', latencyMs: 0 })).toThrow(message);
+    expect(s.failure?.message).toMatch(message);
+    expect(s.aggregate('r')).toMatchObject({ samples: 0 });
+    // the run's state can still be recorded, and closing does not throw the error again
+    expect(s.failRun('r', 'store failed')).toBe(true);
+    expect(s.getRun('r')).toMatchObject({ status: 'failed', error: 'store failed' });
+    expect(() => s.close()).not.toThrow();
   });
 
   it('rejects a group commit of no writes', () => {

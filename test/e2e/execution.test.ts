@@ -135,7 +135,7 @@ describe('execution engine (issue #5)', () => {
     expect(levelsOut(out)).toEqual(levelsOut(cleanOut));
   });
 
-  it('samples that still fail are recorded as errored, the run goes on, and --retry-errors redoes only those', async () => {
+  it('samples that still fail are recorded as errored, the run goes on but is not completed (exit 1), and the same command redoes only those', async () => {
     const broken = new Set(records.filter((_, i) => i % 9 === 5).map((r) => questionOf(r)));
     let failing = true;
     inject = (req) => {
@@ -143,19 +143,28 @@ describe('execution engine (issue #5)', () => {
       return failing && rec && broken.has(questionOf(rec)) ? { status: 500, body: { error: { message: 'upstream exploded' } } } : undefined;
     };
     const store = join(dir, 'errors.db');
-    const first = summaryOf(await runCli(args(store, '--max-retries', '1')));
+    const firstRun = await runCli(args(store, '--max-retries', '1'));
+    // a run that did not score every sample is not `completed`: the summary says so, stderr says why, exit code 1
+    expect(firstRun.code, firstRun.stderr).toBe(1);
+    expect(firstRun.stderr).toMatch(new RegExp(`Error: ${broken.size} samples errored, so run \\S+ is not complete .*re-run the same command`));
+    const first = JSON.parse(firstRun.stdout) as Summary & { complete: boolean };
+    expect(first.complete).toBe(false);
     expect(first.errored).toBe(broken.size);
     expect(first.n).toBe(N - broken.size);
     const ok = records.filter((r) => !broken.has(questionOf(r)));
     expect(first.hpi).toBeCloseTo(expectedRun(ok, 2.6).hpi, 10);
+    const stored = new Database(store, { readonly: true });
+    expect(stored.prepare('SELECT status, error FROM runs WHERE id = ?').get(first.runId)).toMatchObject({ status: 'failed', error: expect.stringMatching(/samples errored/) });
+    stored.close();
     failing = false;
     const before = server.requests.length;
-    const second = summaryOf(await runCli(args(store, '--retry-errors')));
+    // the same command (no --retry-errors needed) continues the incomplete run and redoes only its errored samples
+    const second = summaryOf(await runCli(args(store)));
     inject = () => undefined;
     // only the errored samples were redone
     const redone = server.requests.slice(before).map((q) => recordFor(records, q.messages.at(-1)!.content)).filter(Boolean);
     expect(new Set(redone.map((r) => questionOf(r!)))).toEqual(broken);
-    expect(second).toMatchObject({ runId: first.runId, resumed: true, errored: 0, n: N });
+    expect(second).toMatchObject({ runId: first.runId, resumed: true, errored: 0, n: N, complete: true });
     expect(second.hpi).toBe(clean.hpi);
     expect(second.levelCounts).toEqual(clean.levelCounts);
     // --resume <id> needs no other flag: the stored configuration is used; a finished run has nothing left to do

@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Flags, type Interfaces } from '@oclif/core';
-import { createRunContainer, discoverPlugins, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
+import { createRunContainer, credentialFreeUrl, discoverPlugins, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
+import { terminalSafe } from './terminal.js';
 
-/** cli-table3 style: coloured header on a colour TTY, plain text otherwise (pipes, files, NO_COLOR). */
-export function tableStyle(): { head: string[]; border: string[] } {
-  const colour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-  return colour ? { head: ['cyan'], border: ['grey'] } : { head: [], border: [] };
-}
+export { tableStyle, terminalSafe, TerminalTable, type TerminalCell } from './terminal.js';
+
+/** Roots of the broken installed plugins already reported by this process (each is reported once). */
+const warnedBroken = new Set<string>();
 
 /** Where oclif says a plugin came from, mapped to the origin recorded with each contribution. */
 function originOf(type: string): PluginEntry['origin'] {
@@ -27,20 +27,30 @@ export abstract class HptCommand extends Command {
     json: Flags.boolean({ description: 'print exactly one JSON object on stdout', default: false }),
   };
 
-  /** Messages go to stderr so that stdout holds only results. */
+  /** Messages go to stderr so that stdout holds only results (control characters made visible: `terminalSafe`). */
   protected readonly logger: Logger = {
-    info: (m) => process.stderr.write(`${m}\n`),
-    warn: (m) => process.stderr.write(`warning: ${m}\n`),
+    info: (m) => process.stderr.write(`${terminalSafe(m)}\n`),
+    warn: (m) => process.stderr.write(`warning: ${terminalSafe(m)}\n`),
     debug: (m) => {
-      if (process.env.HPT_BENCH_DEBUG) process.stderr.write(`debug: ${m}\n`);
+      if (process.env.HPT_BENCH_DEBUG) process.stderr.write(`debug: ${terminalSafe(m)}\n`);
     },
   };
 
-  /** Discover plugins: every oclif plugin of this CLI (built-ins are oclif plugins of the root package) plus `dirs`. */
+  /**
+   * Discover plugins: every oclif plugin of this CLI (built-ins are oclif plugins of the root package) plus `dirs`.
+   * An installed plugin that cannot be loaded is reported once per process as `warning: plugin X ignored: reason` on
+   * stderr and left out; a run that needs one of its ids fails naming it (`Registry.get`).
+   */
   protected discover(dirs: string[] = []): { registry: Registry; container: DependencyContainer } {
     const entries: PluginEntry[] = this.config.getPluginsList().map((p) => ({ root: p.root, origin: originOf(p.type) }));
     for (const d of dirs) entries.push({ root: d, origin: 'local' });
-    const registry = discoverPlugins(entries);
+    const registry = discoverPlugins(entries, {
+      onBroken: (b) => {
+        if (warnedBroken.has(b.root)) return;
+        warnedBroken.add(b.root);
+        this.logger.warn(`plugin ${b.name} ignored: ${b.reason}`);
+      },
+    });
     const container = createRunContainer(registry);
     container.register(Tokens.Logger, { useValue: this.logger });
     return { registry, container };
@@ -53,7 +63,7 @@ export abstract class HptCommand extends Command {
 
   protected override async catch(err: Interfaces.CommandError): Promise<unknown> {
     if (isHptError(err)) {
-      process.stderr.write(`Error: ${err.message}\n`);
+      process.stderr.write(`Error: ${terminalSafe(err.message, true)}\n`);
       this.exit(err.exitCode);
     }
     return super.catch(err);
@@ -101,7 +111,23 @@ export const endpointFlags = {
  */
 export function modelOptionsFrom(flags: { 'api-key-env': string; timeout: string; 'base-url'?: string | undefined }): { apiKeyEnv: string; timeoutMs: number; baseUrl?: string } & Record<string, Json> {
   const timeoutMs = 1000 * numberFlag('--timeout', flags.timeout, 0.001, 86_400);
+  if (flags['base-url']) checkEndpointUrl('--base-url', flags['base-url']);
   return { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) };
+}
+
+/**
+ * Check that an endpoint flag is an http(s) URL (`file:///etc/passwd` or `ftp://` are rejected before any call; issue #13
+ * item 7). The message does not repeat the URL's credentials.
+ * @throws HptError `E_CONFIG` naming the flag.
+ */
+export function checkEndpointUrl(flag: string, value: string): void {
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new HptError('E_CONFIG', `${flag} must be an http:// or https:// URL such as http://127.0.0.1:8000/v1, got '${credentialFreeUrl(value)}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new HptError('E_CONFIG', `${flag} must be an http:// or https:// URL such as http://127.0.0.1:8000/v1, got a ${u.protocol} URL`);
 }
 
 /**

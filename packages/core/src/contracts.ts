@@ -158,6 +158,12 @@ export interface Scorer {
   readonly id: string;
   /** Check the run's options before any model call (e.g. a required `threshold`); throw HptError `E_CONFIG`. */
   prepare?(ctx: ScoreContext): void;
+  /**
+   * Check, once before the run's first model call, that the environment this scorer needs holds (e.g. the code
+   * sandbox's protections, issue #13 item 10). The record it returns (JSON, a few hundred bytes) is kept with the run
+   * (`RunSummary.preflight`, the stored run's config). Throw HptError (e.g. `E_SANDBOX`) to refuse the run.
+   */
+  preflight?(ctx: ScoreContext): Promise<Record<string, Json> | undefined>;
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict | Promise<Verdict>;
   /** A completion this scorer accepts as the target (for the oracle baseline). */
   renderTarget?(sample: Sample, ctx: ScoreContext): string;

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { compareRuns, HptError, RunStore, type CompareResult } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { HptCommand, TerminalTable } from '../base.js';
 
 /**
  * `hpt-bench compare A B`: paired difference A - B of per-sample HPI and of accuracy on the samples both runs scored,
@@ -31,7 +30,7 @@ score in either run is left out and counted as unscored).`;
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Compare);
     if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
-    const store = new RunStore(flags.store);
+    const store = new RunStore(flags.store, { readonly: true });
     let result: CompareResult;
     try {
       result = compareRuns(store, flags.store, args.runA, args.runB, { resamples: flags.bootstrap, seed: flags.seed });
@@ -52,7 +51,7 @@ const signed = (v: number, d: number) => `${v > 0 ? '+' : ''}${v.toFixed(d)}`;
 
 /** The comparison as an aligned table (rounded for display; `--json` has full precision). */
 export function renderCompare(r: CompareResult): string {
-  const t = new Table({ head: ['', `A ${r.a.runId}`, `B ${r.b.runId}`, 'A - B [95% CI]'], style: tableStyle() });
+  const t = new TerminalTable({ head: ['', `A ${r.a.runId}`, `B ${r.b.runId}`, 'A - B [95% CI]'] });
   t.push(['dataset / model', `${r.a.dataset} / ${r.a.model}`, `${r.b.dataset} / ${r.b.model}`, '']);
   t.push(['HPI (paired samples; lower is better)', r.a.hpi.toFixed(3), r.b.hpi.toFixed(3), `${signed(r.hpiDiff, 3)}${ci(r.hpiDiffCi95, 3)}`]);
   t.push(['accuracy', `${(100 * r.a.accuracy).toFixed(2)}%`, `${(100 * r.b.accuracy).toFixed(2)}%`, `${signed(100 * r.accuracyDiff, 2)} pp${ci(r.accuracyDiffCi95, 2, 100)}`]);

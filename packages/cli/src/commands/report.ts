@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { dirname, extname, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import { formatCell, gatherReport, HptError, reportTables, reportToJson, reportToMarkdown, RunStore, tablesToCsv, type ReportTable } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';
 
 const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
@@ -47,7 +46,7 @@ Formats: table (aligned text; the default on a terminal), md (Markdown, the defa
     const runIds = (argv as string[]).filter((a) => a.length > 0);
     const format = resolveFormat(flags.json, flags.format, flags.out);
     if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
-    const store = new RunStore(flags.store);
+    const store = new RunStore(flags.store, { readonly: true });
     let text: string;
     try {
       const data = gatherReport(store, flags.store, { runIds, latest: flags.latest, resamples: flags.bootstrap, seed: flags.seed });
@@ -90,13 +89,16 @@ function pickTables(tables: ReportTable[], ids: string[] | undefined): ReportTab
   });
 }
 
-/** The tables as aligned text (cli-table3; coloured headers on a colour TTY), each under its title and notes. */
+/**
+ * The tables as aligned text (`TerminalTable`: cli-table3, coloured headers on a colour TTY, control characters of
+ * cells shown as visible escapes), each under its title and notes (made safe the same way).
+ */
 function renderText(tables: ReportTable[]): string {
   return tables
     .map((t) => {
-      const table = new Table({ head: t.columns.map((c) => c.label), style: tableStyle() });
+      const table = new TerminalTable({ head: t.columns.map((c) => c.label) });
       for (const r of t.rows) table.push(t.columns.map((c, j) => formatCell(r[j] ?? { value: null }, c)));
-      return [`${t.title}${t.source ? ` (${t.source})` : ''}`, table.toString(), ...t.notes].join('\n');
+      return [terminalSafe(`${t.title}${t.source ? ` (${t.source})` : ''}`, true), table.toString(), ...t.notes.map((n) => terminalSafe(n, true))].join('\n');
     })
     .join('\n\n');
 }

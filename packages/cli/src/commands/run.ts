@@ -1,11 +1,11 @@
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, createRngFactory, executeRun, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
+import { assertValid, createRngFactory, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import Table from 'cli-table3';
-import { endpointFlags, filtersFrom, generatorFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
+import { checkEndpointUrl, endpointFlags, filtersFrom, generatorFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -48,6 +48,8 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     resume: Flags.string({ description: 'continue this run id (see `hpt-bench runs`) with its stored configuration; recorded samples are kept', helpGroup: 'EXECUTION' }),
     new: Flags.boolean({ description: 'start a new run even when an unfinished run with the same configuration exists (default: continue it)', default: false, helpGroup: 'EXECUTION' }),
     'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
+    'max-response-bytes': Flags.integer({ description: 'largest completion kept, in bytes: a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, helpGroup: 'EXECUTION' }),
+    'unsafe-sandbox': Flags.boolean({ description: 'execute model-written code (HumanEval) even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
     prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
     ...generatorFlags,
     ...endpointFlags,
@@ -55,17 +57,21 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Run);
+    if (flags.out) checkWritable(flags.out);
     const execution = {
       concurrency: flags.concurrency,
       cache: flags.cache,
       maxRetries: flags['max-retries'],
       ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
+      ...(flags['unsafe-sandbox'] ? { unsafeSandbox: true } : {}),
     };
     const { timeoutMs } = modelOptionsFrom(flags);
     let config: RunConfig;
     if (flags.resume) {
       config = storedConfig(flags.store, flags.resume);
-      config = { ...config, ...execution, modelOptions: { ...config.modelOptions, apiKeyEnv: flags['api-key-env'], timeoutMs } };
+      // the stored base URL has no credentials: a --base-url given again (with them) is used for the calls
+      const endpoint: Record<string, Json> = flags['base-url'] ? { baseUrl: flags['base-url'] } : {};
+      config = { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
     } else {
       if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run)');
       config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
@@ -101,7 +107,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       ...(flags.limit ? { limit: flags.limit } : {}),
       model,
       ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
-      modelOptions: { ...modelOptionsFrom(flags), timeoutMs },
+      modelOptions: { ...modelOptionsFrom(flags), timeoutMs, maxResponseBytes: flags['max-response-bytes'] },
       ladder: flags.ladder,
       compat: flags.compat as RunConfig['compat'],
       seed: flags.seed ?? 0,
@@ -123,6 +129,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       ...execution,
     };
     if (flags.mode === 'adaptive' && !flags.selector) throw new HptError('E_CONFIG', "--mode adaptive needs --selector: a model id for the paper's prompt-selector (e.g. openai:llama3) or fixed:<level>");
+    if (flags['selector-base-url']) checkEndpointUrl('--selector-base-url', flags['selector-base-url']);
     if (flags.mode !== 'adaptive' && (flags.selector || flags['selector-base-url'])) throw new HptError('E_CONFIG', '--selector and --selector-base-url apply to --mode adaptive only');
     const filters = filtersFrom(flags);
     if (Object.keys(filters).length) config.filters = filters;
@@ -142,18 +149,20 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       : undefined;
     bar?.start(config.limit ?? 0, 0, { hpi: '-', acc: '-' });
     let runId = newRunId();
-    // Ctrl-C: finished samples are already stored; mark the run failed so no later step trusts it as complete.
-    const onSigint = () => {
+    // Ctrl-C or SIGTERM: finished samples are committed; the run is marked failed so no later step trusts it as
+    // complete, and the same command continues it
+    const onSignal = (signal: NodeJS.Signals) => {
       bar?.stop();
       try {
-        store.failRun(runId, 'interrupted (SIGINT)');
+        store.failRun(runId, `interrupted (${signal})`);
         store.close();
       } finally {
-        process.stderr.write(`Error: interrupted; run ${runId} is marked failed in ${flags.store}\n`);
-        process.exit(130);
+        process.stderr.write(`Error: interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)\n`);
+        process.exit(signal === 'SIGTERM' ? 143 : 130);
       }
     };
-    process.once('SIGINT', onSigint);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
     let summary: RunSummary;
     try {
       summary = await executeRun(prepared, store, {
@@ -161,7 +170,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
         onRun: (id) => {
           runId = id;
         },
-        redact: [process.env[flags['api-key-env']] ?? ''],
+        redact: [process.env[flags['api-key-env']] ?? '', ...urlSecrets(config.modelOptions.baseUrl as string | undefined), ...urlSecrets(config.selectorBaseUrl)],
         onProgress: (p) => {
           if (!bar) return;
           if (!config.limit) bar.setTotal(Math.max(p.done, bar.getTotal()));
@@ -169,7 +178,8 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
         },
       }, runId, plan);
     } finally {
-      process.off('SIGINT', onSigint);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
       bar?.stop();
     }
     try {
@@ -177,11 +187,13 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     } finally {
       store.close();
     }
-    if (flags.json) {
-      this.printJson(summary);
-      return;
+    if (flags.json) this.printJson(summary);
+    else this.log(renderSummary(summary, flags.store));
+    if (!summary.complete) {
+      // the figures above cover the scored samples only: say so, and exit as a runtime failure (issue #13 item 7)
+      process.stderr.write(`Error: ${summary.errored} samples errored, so run ${summary.runId} is not complete (first error: ${summary.erroredSamples?.[0]?.error ?? 'see --json'}); re-run the same command to retry them\n`);
+      this.exit(1);
     }
-    this.log(renderSummary(summary, flags.store));
   }
 }
 
@@ -216,6 +228,24 @@ function readPrices(path: string): Record<string, { input: number; output: numbe
   return assertValid<Record<string, { input: number; output: number }>>('prices', raw, `prices file ${path}`, 'E_CONFIG');
 }
 
+
+/**
+ * Check before any model call that `--out` can be written: not a directory, and its directory exists (or can be
+ * created) and accepts a new file (a probe file is created and removed).
+ * @throws HptError `E_CONFIG` naming the path and the reason.
+ */
+function checkWritable(path: string): void {
+  const full = resolve(path);
+  try {
+    if (existsSync(full) && statSync(full).isDirectory()) throw new Error('it is a directory; give a file name');
+    mkdirSync(dirname(full), { recursive: true });
+    const probe = `${full}.probe-${process.pid}`;
+    closeSync(openSync(probe, 'w'));
+    rmSync(probe, { force: true });
+  } catch (e) {
+    throw new HptError('E_CONFIG', `cannot write --out ${path}: ${(e as Error).message}`);
+  }
+}
 
 /** Write the `--out` JSONL from the store (input order; replicates adjacent) to a temp file, then rename it into place. */
 async function writeOut(store: RunStore, runId: string, path: string, samples: number): Promise<void> {
@@ -294,5 +324,6 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   }
   if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
+  if (s.preflight) t.push(['environment check', typeof s.preflight.summary === 'string' ? s.preflight.summary : JSON.stringify(s.preflight)]);
   return `${t.toString()}\nrun ${s.runId}${s.resumed ? ' (resumed)' : ''} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;
 }

@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { RunStore, type Json } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { HptCommand, TerminalTable } from '../base.js';
 
 /** One run as `hpt-bench runs --json` lists it. */
 export interface RunListing {
@@ -35,7 +34,7 @@ the newest unfinished one; \`--resume <id>\` continues a given one.`;
     const { flags } = await this.parse(Runs);
     const listing: RunListing[] = [];
     if (existsSync(flags.store)) {
-      const store = new RunStore(flags.store);
+      const store = new RunStore(flags.store, { readonly: true });
       try {
         const counts = store.sampleCounts();
         for (const r of store.listRuns()) {
@@ -55,7 +54,7 @@ the newest unfinished one; \`--resume <id>\` continues a given one.`;
       this.log(`no runs in ${flags.store}`);
       return;
     }
-    const t = new Table({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'updated'], style: tableStyle() });
+    const t = new TerminalTable({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'updated'] });
     for (const r of listing) t.push([r.id, r.status, r.dataset, r.model, String(r.done), String(r.errored), r.hpi === null ? '-' : r.hpi.toFixed(3), r.updatedAt]);
     this.log(t.toString());
   }

@@ -3,7 +3,7 @@
  * plugin; issue #5 items 1, 3, 4).
  */
 import type { Model, ModelRequest, ModelResponse } from '../contracts.js';
-import { isModelCallError, type ModelCallError, type ModelCallErrorKind } from '../errors.js';
+import { isModelCallError, ModelCallError, type ModelCallErrorKind } from '../errors.js';
 import { cacheable, cacheKey, isStochastic, type CallCache } from '../store/cache.js';
 import type { EndpointLimiters } from './limiter.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
@@ -23,10 +23,14 @@ export interface RetryInfo {
  * - `retry`: the retry policy (`--max-retries`);
  * - `random`: float in [0, 1) for backoff jitter (default `Math.random`; jitter need not be reproducible);
  * - `sleep`: waits `ms` milliseconds (default a timer; inject a fake in tests);
- * - `onRetry`: called before each backoff wait (for logs / progress).
+ * - `onRetry`: called before each backoff wait (for logs / progress);
+ * - `maxResponseBytes`: a completion longer than this many UTF-8 bytes fails the call (non-retryable `client`
+ *   ModelCallError, so its sample is recorded as errored) instead of reaching the store (issue #13 item 9). The
+ *   OpenAI-compatible plugin also stops reading a larger HTTP body; this check covers every model plugin.
  */
 export interface ModelClientOptions {
   cache?: CallCache;
+  maxResponseBytes?: number;
   limiters: EndpointLimiters;
   retry: RetryPolicy;
   random?: () => number;
@@ -40,7 +44,8 @@ export interface ModelClientOptions {
  * - `cacheHits`: calls answered from the cache (no request); `shared`: calls answered by an identical call already in
  *   flight (no request); `retries`: backoff waits; `failures`: calls that ended in an error;
  * - `errors`: failed requests by `ModelCallError` kind, `other` for any other error (e.g. `E_AUTH`);
- * - `cacheWriteErrors`: responses that could not be written to the cache (the response is still returned).
+ * - `cacheWriteErrors`: responses that could not be queued for the cache; the store then failed, and the call throws
+ *   the store's `E_STORE` error (issue #13 item 1: a run must not go on when its results cannot be kept).
  */
 export interface ModelClientStats {
   calls: number;
@@ -52,6 +57,9 @@ export interface ModelClientStats {
   errors: Partial<Record<ModelCallErrorKind | 'other', number>>;
   cacheWriteErrors: number;
 }
+
+/** Default of `--max-response-bytes`: 4 MiB, far above any completion of `--max-tokens` 1024 (about 4 bytes a token). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -130,8 +138,9 @@ export class ModelClient implements Model {
       if (keep) {
         try {
           cache.put(key, this.inner.id, this.inner.endpoint, response);
-        } catch {
+        } catch (e) {
           this.counters.cacheWriteErrors++;
+          throw e;
         }
       }
       settle(keep ? response : undefined);
@@ -144,6 +153,20 @@ export class ModelClient implements Model {
     }
   }
 
+  /**
+   * `response` when its text is a string within `maxResponseBytes` (UTF-8).
+   * @throws ModelCallError `client` (not retried) for a larger completion or a non-string text.
+   */
+  private checked(response: ModelResponse): ModelResponse {
+    if (typeof response.text !== 'string') throw new ModelCallError('client', `model ${this.id} returned a ${typeof response.text} instead of a text completion`);
+    const max = this.options.maxResponseBytes;
+    // a UTF-8 byte is at least a third of a UTF-16 code unit, so only long texts need counting
+    if (max !== undefined && response.text.length * 3 > max && Buffer.byteLength(response.text) > max) {
+      throw new ModelCallError('client', `response larger than ${max} bytes (--max-response-bytes): ${Buffer.byteLength(response.text)} bytes from model ${this.id}`);
+    }
+    return response;
+  }
+
   /** Limiter slot + inner call + retries. */
   private async send(request: ModelRequest): Promise<ModelResponse> {
     const limiter = this.options.limiters.for(this.inner.endpoint);
@@ -152,13 +175,20 @@ export class ModelClient implements Model {
       const release = await limiter.acquire();
       this.counters.requests++;
       let error: unknown;
+      let response: ModelResponse | undefined;
       try {
-        const response = await this.inner.generate(request);
+        response = await this.inner.generate(request);
         release('ok');
-        return response;
       } catch (e) {
         error = e;
         release(isModelCallError(e) && e.kind === 'rate-limit' ? 'rate-limited' : 'error');
+      }
+      if (response) {
+        try {
+          return this.checked(response);
+        } catch (e) {
+          error = e;
+        }
       }
       if (!isModelCallError(error)) {
         this.counters.errors.other = (this.counters.errors.other ?? 0) + 1;

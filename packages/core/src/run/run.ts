@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
@@ -13,12 +13,15 @@ import type { DatasetDecl, LadderDecl, StrategyDecl } from '../plugins/manifest.
 import type { Contribution, Registry } from '../plugins/registry.js';
 import { GENERIC_PACK_PATH, loadPromptPack, withGenericInput } from '../prompt/pack.js';
 import { CallCache } from '../store/cache.js';
-import type { RunStore } from '../store/store.js';
+import type { RunStore, StoredAggregate } from '../store/store.js';
 import { ModelClient } from './client.js';
 import { EndpointLimiters } from './limiter.js';
 import { DEFAULT_RETRY } from './retry.js';
 import { Tokens, type Logger } from '../tokens.js';
 import { forEachConcurrent } from './pool.js';
+import { OutageBreaker } from './breaker.js';
+import { credentialFreeUrl, redact } from './secrets.js';
+import { checkResumedSample, currentOwner, dataFingerprint, HEARTBEAT_MS, openRun, sampleHash } from './plan.js';
 
 /**
  * A run's configuration (what `hpt-bench run` flags become). Secrets are never part of it: the API key is read from
@@ -72,6 +75,13 @@ export interface RunConfig {
   selector?: string;
   /** adaptive mode: the selector model's endpoint when it differs from the evaluated model's (`--selector-base-url`) */
   selectorBaseUrl?: string;
+  /**
+   * content hash of `data` (`dataFingerprint`: `sha256:<hex>`), set by `executeRun`; it identifies the run's data
+   * instead of the path (issue #13 item 6)
+   */
+  dataHash?: string;
+  /** run model code even when the scorer's sandbox check finds a protection missing (`--unsafe-sandbox`) */
+  unsafeSandbox?: boolean;
 }
 
 /** How `executeRun` picks the run it writes to (issue #5 item 2). */
@@ -93,28 +103,6 @@ export interface LevelUsage {
   completionTokens: number;
   /** USD paid in this run for this level's uncached calls, when prices were given */
   cost?: number;
-}
-
-/** Configuration fields that do not change results, left out of the resume hash. */
-const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'maxRetries', 'prices']);
-
-/**
- * The identity of a run's configuration (sha256 over the result-relevant fields: dataset, data, split, limit, models,
- * model endpoint, ladder, compat, seed, generation settings, filters, samples, scorer options, HPI_Dataset); runs
- * with the same hash may continue each other. Concurrency, cache, retries, timeouts and prices do not count.
- */
-export function configHash(config: RunConfig): string {
-  const c: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(config)) if (!NOT_IN_HASH.has(k) && v !== undefined) c[k] = v;
-  c.modelOptions = { baseUrl: config.modelOptions.baseUrl ?? null };
-  return createHash('sha256').update(canonicalJson(c)).digest('hex');
-}
-
-/** JSON with object keys sorted, so equal values hash equally. */
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(v ?? null);
 }
 
 /**
@@ -144,6 +132,11 @@ export interface RunSummary {
   threshold?: number;
   /** the dataset metric over every recorded prediction (corpus BLEU, mean ROUGE F1, ...; hpt.md §3), when the scorer has one */
   metrics?: Record<string, Json>;
+  /**
+   * false when samples errored: the run is then not `completed` (stored as `failed` with the reason) and its figures
+   * cover the scored samples only; re-running the same command redoes the errored ones (issue #13 item 7)
+   */
+  complete: boolean;
   /** samples whose model calls failed after every retry: recorded with the reason, not in n, HPI or accuracy */
   errored: number;
   /** the first 20 errored samples and why */
@@ -156,6 +149,8 @@ export interface RunSummary {
   cost?: number;
   /** true when this invocation continued an earlier, unfinished run (or redid its errored samples) */
   resumed?: boolean;
+  /** what the scorer's environment check found before the first model call (`Scorer.preflight`, e.g. the sandbox) */
+  preflight?: Record<string, Json>;
   /** adaptive mode: the selector (`llm:<model>`, `fixed:<level>`, ...) */
   selector?: string;
   /** adaptive mode: iterations consumed by a selection outside 1..m (no attempt made; hpt.md §2.3, §9 #4) */
@@ -247,7 +242,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   const hpiDataset = config.hpiDataset ?? decl.hpiDataset;
   const { dataset, pack, genericPack } = await datasetSource(container, dc);
   const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
-  const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}) };
+  const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}), ...(config.unsafeSandbox ? { unsafeSandbox: true } : {}) };
   const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id));
   scorer.prepare?.({ compat: config.compat, options: scorerOptions });
 
@@ -362,7 +357,7 @@ export interface RunHooks {
   onProgress?(p: RunProgress): void;
   /** Called with each finished sample, after it is stored. */
   onSample?(r: SampleResult): void;
-  /** Strings to remove from any error text stored or shown (secrets such as an API key). */
+  /** Strings to remove from any error text stored or shown (secrets such as an API key; see `urlSecrets` for a base URL's). */
   redact?: string[];
   /** Called once the run id is known (a new run, or the resumed one), before any sample. */
   onRun?(runId: string): void;
@@ -374,68 +369,57 @@ export function newRunId(): string {
   return `${t}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Consecutive errored samples, with no sample done yet, after which the endpoint is taken to be down. */
-const BREAKER = 3;
-
-/**
- * Pick the run this invocation writes to (issue #5 item 2): `--resume <id>`, else (unless `fresh`) the newest
- * unfinished run with the same configuration hash — or with `retryErrors` the newest run in any state — else a new
- * run. Returns the indices to skip: recorded samples, except errored ones when they are to be redone.
- * @throws HptError `E_CONFIG` when `--resume` names no run of this store or a run of another configuration.
- */
-export function planRun(store: RunStore, config: RunConfig, plan: RunPlan, newId: string): { runId: string; resumed: boolean; skip: Set<number> } {
-  const hash = configHash(config);
-  let existing = undefined as ReturnType<RunStore['getRun']>;
-  if (plan.resume) {
-    existing = store.getRun(plan.resume);
-    if (!existing) throw new HptError('E_CONFIG', `no run ${plan.resume} in ${store.path}; see \`hpt-bench runs\``);
-    if (existing.configHash && existing.configHash !== hash) throw new HptError('E_CONFIG', `run ${plan.resume} has another configuration; resume it without changing dataset, model, ladder or generation flags`);
-  } else if (!plan.fresh) {
-    existing = plan.retryErrors ? store.findLatest(hash) : store.findUnfinished(hash);
-  }
-  if (!existing) return { runId: newId, resumed: false, skip: new Set() };
-  const { done, errored } = store.recordedIndices(existing.id);
-  if (!plan.retryErrors) for (const i of errored) done.add(i);
-  return { runId: existing.id, resumed: true, skip: done };
+/** The reason a run whose samples all errored or that left errored samples did not complete (issue #13 item 7). */
+function incompleteReason(runId: string, errored: number, total: number, firstError: string | undefined): string {
+  return `${errored} of ${total} samples errored (${firstError ?? 'see erroredSamples'}); run ${runId} is not complete: re-run the same command to retry them`;
 }
 
 /**
- * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3): stream samples (up to
- * `limit`) under bounded concurrency through the ladder (or the selector loop), store each finished sample atomically,
- * then compute the summary from the store and mark the run completed.
- * Model calls go through a ModelClient per model (cache, retries with backoff, AIMD concurrency per endpoint). A sample
- * whose calls still fail is stored as errored and the run goes on; the first BREAKER samples all erroring before any
- * success end the run (the endpoint is down; those samples are not kept as errored). Resuming (see `planRun`) skips the
- * samples already recorded. On any other error the run is marked failed (with the secret-free reason) and the error is
- * rethrown; a failed run's partial samples are never reported as a result, but are kept for a resume.
+ * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3): pick and take the run to
+ * write to (`openRun`: resume by configuration and data content, one owner at a time), check the scorer's environment
+ * (`Scorer.preflight`), stream samples (up to `limit`) under bounded concurrency through the ladder (or the selector
+ * loop), store each finished sample atomically, then compute the summary from the store.
+ *
+ * Outcomes (issue #13 items 1, 6, 7):
+ * - every sample scored: the run is `completed` and its summary returned with `complete: true`;
+ * - some samples errored (their calls failed after every retry): the summary is returned with `complete: false` and
+ *   the run is marked `failed` with the reason; re-running the same command continues it and redoes only those;
+ * - the endpoint looks down (`OutageBreaker`: the first 3 samples, or `max(8, concurrency)` samples in a row after a
+ *   success, all errored), no sample could be scored, a store write failed, the data changed under a resumed run, or
+ *   any other error: the run is marked `failed` (best effort on a broken store) and the error is thrown — nothing is
+ *   reported as a result, and the samples stored are kept for the resume.
+ * Model calls go through a ModelClient per model (cache, retries with backoff, AIMD concurrency per endpoint).
  */
 export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: RunHooks, runId = newRunId(), plan: RunPlan = {}): Promise<RunSummary> {
-  const { config } = prepared;
-  const planned = planRun(store, config, plan, runId);
-  runId = planned.runId;
+  const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;
+  const config: RunConfig = { ...prepared.config, ...(dataHash ? { dataHash } : {}) };
   const storedConfig: Record<string, Json> = { ...(config as unknown as Record<string, Json>), ladderLevels: prepared.ladderIds };
   delete storedConfig.prices;
-  if (planned.resumed) {
-    store.reopenRun(runId);
-    hooks.logger.info(`resuming run ${runId}: ${planned.skip.size} samples already recorded${plan.retryErrors ? ', redoing the errored ones' : ''}`);
-  } else {
-    store.createRun({ id: runId, dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig, configHash: configHash(config) });
-  }
+  // credentials in a base URL are used for the calls but never stored (issue #13 item 11)
+  storedConfig.modelOptions = { ...config.modelOptions, ...(typeof config.modelOptions.baseUrl === 'string' ? { baseUrl: credentialFreeUrl(config.modelOptions.baseUrl) } : {}) };
+  if (config.selectorBaseUrl) storedConfig.selectorBaseUrl = credentialFreeUrl(config.selectorBaseUrl);
+  const owner = currentOwner();
+  const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig });
+  runId = opened.runId;
+  if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
   hooks.onRun?.(runId);
+  const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
+  heartbeat.unref();
   const limiters = new EndpointLimiters(config.concurrency);
   const cache = config.cache === false ? undefined : new CallCache(store.db, store);
   const retry = { ...DEFAULT_RETRY, ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}) };
-  const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });
+  const maxResponseBytes = typeof config.modelOptions.maxResponseBytes === 'number' ? config.modelOptions.maxResponseBytes : undefined;
+  const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) });
   const client = wrap(prepared.model);
   prepared.engine.setModels(client, prepared.knowledgeModel === prepared.model ? client : wrap(prepared.knowledgeModel));
   const selectorModel = prepared.selector?.model;
   if (selectorModel && prepared.engine instanceof AdaptiveEngine) prepared.engine.setSelectorModel(selectorModel === prepared.model ? client : wrap(selectorModel));
   let skipped = 0;
-  const total = config.limit !== undefined ? Math.max(0, config.limit * (config.samples ?? 1) - planned.skip.size) : undefined;
+  const total = config.limit !== undefined ? Math.max(0, config.limit * (config.samples ?? 1) - opened.skip.size) : undefined;
   const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0 };
-  let succeeded = 0;
-  const outage: number[] = [];
+  const breaker = new OutageBreaker(config.concurrency);
   try {
+    const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
     const loaded = prepared.dataset.load({
       data: config.data,
       split: config.split,
@@ -450,24 +434,30 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
       filters: config.filters ?? {},
     });
     const all = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), config.samples ?? 1);
-    const samples = planned.skip.size ? filterStream(all, (s) => !planned.skip.has(s.index)) : all;
+    const samples = filterStream(all, (s) => {
+      if (!opened.recorded.size) return true;
+      checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
+      return !opened.skip.has(s.index);
+    });
     await forEachConcurrent(samples, config.concurrency, async (sample) => {
+      const hash = sampleHash(sample);
       let result: SampleResult;
       try {
         result = await prepared.engine.climb(sample);
       } catch (e) {
         if (!isModelCallError(e)) throw e;
-        if (succeeded === 0) {
-          outage.push(sample.index);
-          if (outage.length >= BREAKER) throw e;
+        const message = redact(e.message, hooks.redact);
+        store.saveErrored(runId, sample, message, hash);
+        if (breaker.failure(sample.index)) {
+          if (!breaker.anySuccess) throw e;
+          throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); the endpoint looks down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
         }
-        store.saveErrored(runId, sample, redact(e.message, hooks.redact));
         // before any success the error may be an outage that ends the run: it is reported once, as the run's error
-        if (succeeded > 0) hooks.logger.warn(`sample ${sample.id} errored: ${redact(e.message, hooks.redact)}`);
+        if (breaker.anySuccess) hooks.logger.warn(`sample ${sample.id} errored: ${message}`);
         return;
       }
-      store.saveSample(runId, result);
-      succeeded++;
+      store.saveSample(runId, result, hash);
+      breaker.success();
       progress.done++;
       progress.hpiSum += result.hpi;
       if (result.solved) progress.solved++;
@@ -476,82 +466,103 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
     });
     const agg = store.aggregate(runId);
     if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
-    const levelCounts: Record<string, number> = {};
-    for (let l = 1; l <= prepared.ladderIds.length; l++) levelCounts[String(l)] = agg.levelCounts[String(l)] ?? 0;
-    levelCounts.unsolved = agg.unsolved;
-    let metrics: Record<string, Json> | undefined;
-    if (prepared.scorer.createAggregator && agg.n > 0) {
-      const agg = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
-      for (const r of store.iterPredictions(runId)) agg.add({ id: r.sampleId, index: r.index, input: {}, target: r.target, ...(r.meta ? { meta: r.meta } : {}) }, r.prediction, r.solved);
-      metrics = agg.result();
-    }
-    const levels: Record<string, LevelUsage> = {};
-    let cost: number | undefined = config.prices ? 0 : undefined;
-    const newUsage = (): LevelUsage => ({ calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) });
-    // add one (model, cache state) row of usage to `into`, and its price (uncached calls only) to the run's cost
-    const add = (into: LevelUsage, u: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }) => {
-      into.calls += u.calls;
-      if (u.cached) into.cachedCalls += u.calls;
-      into.promptTokens += u.promptTokens;
-      into.completionTokens += u.completionTokens;
-      const price = config.prices?.[u.model];
-      if (price && !u.cached) {
-        const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
-        into.cost! += c;
-        cost! += c;
-      }
-    };
-    for (const u of agg.usageByLevel) add((levels[String(u.level)] ??= newUsage()), u);
-    let selectorUsage: LevelUsage | undefined;
-    if (prepared.selector) {
-      selectorUsage = newUsage();
-      for (const u of agg.selectorUsage) add(selectorUsage, u);
-    }
     const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
-    const threshold = prepared.scorerOptions.threshold;
-    const summary: RunSummary = {
-      runId,
-      dataset: prepared.datasetId,
-      model: prepared.model.id,
-      mode: config.mode ?? 'manual',
-      ladder: prepared.ladderIds,
-      n: agg.n,
-      hpi: agg.n ? agg.hpiSum / agg.n : 0,
-      hpiDataset: prepared.hpiDataset,
-      accuracy: agg.n ? agg.solved / agg.n : 0,
-      levelCounts,
-      calls: agg.calls + (selectorUsage?.calls ?? 0),
-      cachedCalls: agg.cachedCalls + (selectorUsage?.cachedCalls ?? 0),
-      usage: { promptTokens: agg.promptTokens + (selectorUsage?.promptTokens ?? 0), completionTokens: agg.completionTokens + (selectorUsage?.completionTokens ?? 0) },
-      levels,
-      ...(cost !== undefined ? { cost } : {}),
-      compat: config.compat,
-      seed: config.seed,
-      skipped,
-      errored: agg.errored,
-      ...(erroredSamples.length ? { erroredSamples } : {}),
-      ...(planned.resumed ? { resumed: true } : {}),
-      ...((config.samples ?? 1) > 1 ? { samples: config.samples } : {}),
-      ...(typeof threshold === 'number' ? { threshold } : {}),
-      ...(metrics ? { metrics } : {}),
-      ...(prepared.selector ? { selector: prepared.selector.spec, invalidSelections: agg.invalidSelections, selections: agg.selections, selectorUsage } : {}),
-    };
-    store.finishRun(runId, summary as unknown as Record<string, Json>);
+    if (agg.samples === 0) {
+      throw new HptError('E_NO_RESULTS', `no sample could be scored: ${incompleteReason(runId, agg.errored, agg.errored, erroredSamples[0]?.error)}`, { exitCode: 1 });
+    }
+    const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight }, store);
+    if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
+    else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
     return summary;
   } catch (e) {
     // samples that errored only because the endpoint was down from the start are not kept as errored
-    if (outage.length && succeeded === 0) store.deleteErrored(runId, outage);
+    if (breaker.beforeSuccess.length && !breaker.anySuccess && !store.failure) {
+      try {
+        store.deleteErrored(runId, breaker.beforeSuccess);
+      } catch {
+        // a broken store: they are redone by the resume anyway
+      }
+    }
     const message = redact(isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`, hooks.redact);
     store.failRun(runId, message);
     throw e;
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
-/** Remove every secret from a message. */
-function redact(message: string, secrets: string[] | undefined): string {
-  let m = message;
-  for (const secret of secrets ?? []) if (secret) m = m.split(secret).join('[redacted]');
-  return m;
+/** The summary of a run from its stored aggregate (usage and cost per level, the dataset metric). */
+function summarize(
+  prepared: PreparedRun,
+  config: RunConfig,
+  runId: string,
+  agg: StoredAggregate,
+  erroredSamples: { sampleId: string; error: string }[],
+  extra: { skipped: number; resumed: boolean; preflight: Record<string, Json> | undefined },
+  store: RunStore,
+): RunSummary {
+  const levelCounts: Record<string, number> = {};
+  for (let l = 1; l <= prepared.ladderIds.length; l++) levelCounts[String(l)] = agg.levelCounts[String(l)] ?? 0;
+  levelCounts.unsolved = agg.unsolved;
+  let metrics: Record<string, Json> | undefined;
+  if (prepared.scorer.createAggregator && agg.n > 0) {
+    const metric = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
+    for (const r of store.iterPredictions(runId)) metric.add({ id: r.sampleId, index: r.index, input: {}, target: r.target, ...(r.meta ? { meta: r.meta } : {}) }, r.prediction, r.solved);
+    metrics = metric.result();
+  }
+  const levels: Record<string, LevelUsage> = {};
+  let cost: number | undefined = config.prices ? 0 : undefined;
+  const newUsage = (): LevelUsage => ({ calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(config.prices ? { cost: 0 } : {}) });
+  // add one (model, cache state) row of usage to `into`, and its price (uncached calls only) to the run's cost
+  const add = (into: LevelUsage, u: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }) => {
+    into.calls += u.calls;
+    if (u.cached) into.cachedCalls += u.calls;
+    into.promptTokens += u.promptTokens;
+    into.completionTokens += u.completionTokens;
+    const price = config.prices?.[u.model];
+    if (price && !u.cached) {
+      const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
+      into.cost! += c;
+      cost! += c;
+    }
+  };
+  for (const u of agg.usageByLevel) add((levels[String(u.level)] ??= newUsage()), u);
+  let selectorUsage: LevelUsage | undefined;
+  if (prepared.selector) {
+    selectorUsage = newUsage();
+    for (const u of agg.selectorUsage) add(selectorUsage, u);
+  }
+  const threshold = prepared.scorerOptions.threshold;
+  const summary: RunSummary = {
+    runId,
+    dataset: prepared.datasetId,
+    model: prepared.model.id,
+    mode: config.mode ?? 'manual',
+    ladder: prepared.ladderIds,
+    n: agg.n,
+    hpi: agg.n ? agg.hpiSum / agg.n : 0,
+    hpiDataset: prepared.hpiDataset,
+    accuracy: agg.n ? agg.solved / agg.n : 0,
+    levelCounts,
+    calls: agg.calls + (selectorUsage?.calls ?? 0),
+    cachedCalls: agg.cachedCalls + (selectorUsage?.cachedCalls ?? 0),
+    usage: { promptTokens: agg.promptTokens + (selectorUsage?.promptTokens ?? 0), completionTokens: agg.completionTokens + (selectorUsage?.completionTokens ?? 0) },
+    levels,
+    ...(cost !== undefined ? { cost } : {}),
+    compat: config.compat,
+    seed: config.seed,
+    skipped: extra.skipped,
+    complete: agg.errored === 0,
+    errored: agg.errored,
+    ...(erroredSamples.length ? { erroredSamples } : {}),
+    ...(extra.resumed ? { resumed: true } : {}),
+    ...(extra.preflight ? { preflight: extra.preflight } : {}),
+    ...((config.samples ?? 1) > 1 ? { samples: config.samples } : {}),
+    ...(typeof threshold === 'number' ? { threshold } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(prepared.selector ? { selector: prepared.selector.spec, invalidSelections: agg.invalidSelections, selections: agg.selections, selectorUsage } : {}),
+  };
+  return summary;
 }
 
 /** Keep the items of a stream that pass `keep`. */

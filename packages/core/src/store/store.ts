@@ -22,6 +22,10 @@ export interface RunRecord {
   error: string | null;
   /** identity of the result-relevant configuration (runs with equal hashes may resume each other) */
   configHash: string | null;
+  /** the process executing the run (`<host>:<pid>`), while it runs; null once it completed or failed (issue #13 item 8) */
+  owner: string | null;
+  /** when the owner last said it is alive (ISO-8601), see `heartbeat` */
+  heartbeatAt: string | null;
 }
 
 /** Aggregates of a run's stored samples (used for the run summary; hpt.md §2.1). */
@@ -66,7 +70,9 @@ CREATE TABLE IF NOT EXISTS runs (
   config TEXT NOT NULL,
   summary TEXT,
   error TEXT,
-  config_hash TEXT
+  config_hash TEXT,
+  owner TEXT,
+  heartbeat_at TEXT
 );
 CREATE TABLE IF NOT EXISTS samples (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -83,6 +89,7 @@ CREATE TABLE IF NOT EXISTS samples (
   iteration INTEGER,
   scores INTEGER NOT NULL DEFAULT 1,
   records TEXT,
+  sample_hash TEXT,
   PRIMARY KEY (run_id, idx)
 );
 CREATE TABLE IF NOT EXISTS attempts (
@@ -215,18 +222,28 @@ export class RunStore implements WriteQueue {
       // the process is exiting: what could not be written is redone by a resume
     }
   };
-  /** a failure of a timer-driven commit, rethrown by the next call that writes or flushes */
-  private failure: Error | undefined;
+  /** the first failed commit: every later write and flush throws it (issue #13 item 1) */
+  private broken: HptError | undefined;
 
   /**
    * Open (creating directories and tables as needed) the store at `path`.
    * @param options.groupCommit batching of the per-sample writes (default `DEFAULT_GROUP_COMMIT`).
+   * @param options.readonly open for reading only (the reading commands `runs`, `report`, `compare`, `cache stats`):
+   *   works on a read-only file, directory or mount; the file must exist and nothing is created or migrated; any write
+   *   throws `E_STORE` (issue #13 item 11).
    * @throws HptError `E_STORE` when the file cannot be opened or is not an hpt-bench store.
    */
-  constructor(readonly path: string, options: { groupCommit?: GroupCommit } = {}) {
+  constructor(readonly path: string, options: { groupCommit?: GroupCommit; readonly?: boolean } = {}) {
     this.group = options.groupCommit ?? DEFAULT_GROUP_COMMIT;
     if (!(this.group.maxWrites >= 1) || !(this.group.maxDelayMs >= 0)) throw new HptError('E_STORE', `invalid group commit ${JSON.stringify(this.group)}: maxWrites ≥ 1, maxDelayMs ≥ 0`);
+    this.readonly = options.readonly === true;
     try {
+      if (this.readonly) {
+        this.db = new Database(path, { readonly: true, fileMustExist: true });
+        this.db.pragma('busy_timeout = 5000');
+        if (!this.hasTable('runs')) throw new Error('not an hpt-bench store (no runs table)');
+        return;
+      }
       if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
       this.db = new Database(path);
       this.db.pragma('journal_mode = WAL');
@@ -234,15 +251,19 @@ export class RunStore implements WriteQueue {
       this.db.pragma('foreign_keys = ON');
       this.db.pragma('busy_timeout = 5000');
       // stores written by earlier versions gain the newer columns (nullable or defaulted, so old rows stay valid)
-      this.addMissingColumns('samples', { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT' });
+      this.addMissingColumns('samples', { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' });
       this.addMissingColumns('calls', { cached: 'INTEGER NOT NULL DEFAULT 0' });
-      this.addMissingColumns('runs', { config_hash: 'TEXT' });
+      this.addMissingColumns('runs', { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT' });
       if (this.hasTable('attempts') && this.hasTable('calls') && !this.columns('attempts').has('attempt')) this.migrateAttemptsV2();
       this.db.exec(SCHEMA);
     } catch (e) {
-      throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}`);
+      const hint = this.readonly ? '' : isReadOnlyError(e) ? ' (the file or its directory is read-only: reading commands such as `runs` and `report` still work)' : '';
+      throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}${hint}`, { exitCode: this.readonly ? 2 : 1 });
     }
   }
+
+  /** Opened with `readonly` (see the constructor). */
+  readonly readonly: boolean;
 
   private hasTable(name: string): boolean {
     return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
@@ -275,10 +296,11 @@ export class RunStore implements WriteQueue {
 
   /**
    * Queue `write` for the next group commit (see `GroupCommit`); commits at once when the queue is full.
-   * @throws the error of an earlier timer-driven commit that failed (e.g. disk full), once.
+   * @throws HptError `E_STORE` (exit code 1) once any commit of this store has failed (see `broken`): nothing more is
+   *   queued, so a run stops instead of evaluating samples it cannot keep (issue #13 item 1).
    */
   defer(write: () => void): void {
-    this.rethrow();
+    this.assertWritable();
     this.queue.push(write);
     if (this.queue.length === 1) process.once('exit', this.flushOnExit);
     if (this.queue.length >= this.group.maxWrites) this.flush();
@@ -287,8 +309,8 @@ export class RunStore implements WriteQueue {
         this.timer = undefined;
         try {
           this.flush();
-        } catch (e) {
-          this.failure = e as Error;
+        } catch {
+          // recorded in `broken`; the next write or flush throws it
         }
       }, this.group.maxDelayMs);
       this.timer.unref?.();
@@ -297,63 +319,112 @@ export class RunStore implements WriteQueue {
 
   /**
    * Commit the queued writes now, all in one transaction (all or nothing). A no-op when nothing is queued.
-   * @throws the SQLite error of a write that failed (the other writes of the group are then committed one by one and
-   *   kept; the failing one is lost, and its sample redone on resume), or the error of an earlier timer-driven commit.
+   * When the group fails (disk full, I/O error, constraint), its writes are retried one by one so the good ones are
+   * kept, and the store becomes `broken`: the failing writes are lost (their samples are redone by a resume) and every
+   * later write or flush throws, so no caller can go on as if they were stored.
+   * @throws HptError `E_STORE` (exit code 1) naming the store, the number of writes lost and SQLite's reason.
    */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
+    this.assertWritable();
     const writes = this.queue;
-    if (writes.length) {
-      this.queue = [];
-      process.off('exit', this.flushOnExit);
-      this.commitTx ??= this.db.transaction((ws: (() => void)[]) => {
-        for (const w of ws) w();
-      });
-      try {
-        this.commitTx(writes);
-      } catch (e) {
-        if (writes.length === 1) throw e;
-        // one write failed and rolled the group back: commit them one by one, so the others are kept (as they were
-        // when every sample had its own transaction) and only the failing ones are lost
-        let first: unknown;
+    if (!writes.length) return;
+    this.queue = [];
+    process.off('exit', this.flushOnExit);
+    this.commitTx ??= this.db.transaction((ws: (() => void)[]) => {
+      for (const w of ws) w();
+    });
+    try {
+      this.commitTx(writes);
+      return;
+    } catch (e) {
+      // one write failed and rolled the group back: commit them one by one, so the others are kept (as they were
+      // when every sample had its own transaction) and only the failing ones are lost
+      let first = e;
+      let lost = writes.length;
+      if (writes.length > 1) {
+        lost = 0;
         for (const w of writes) {
           try {
             this.commitTx([w]);
           } catch (err) {
-            first ??= err;
+            lost++;
+            first = err;
           }
         }
-        if (first !== undefined) throw first;
+        if (lost === 0) return;
       }
+      this.broken = new HptError('E_STORE', `cannot write to the store ${this.path}: ${(first as Error).message} (${lost} of ${writes.length} queued writes lost; the run stops, and re-running the same command redoes the samples not stored)`, { cause: first, exitCode: 1 });
+      throw this.broken;
     }
-    this.rethrow();
   }
 
   private commitTx?: Database.Transaction<(ws: (() => void)[]) => void>;
 
-  private rethrow(): void {
-    const f = this.failure;
-    if (f) {
-      this.failure = undefined;
-      throw new HptError('E_STORE', `cannot write to the store ${this.path}: ${f.message}`);
-    }
+  /** The first failed commit of this store, if any (sticky: a store that lost a write accepts no more writes). */
+  get failure(): HptError | undefined {
+    return this.broken;
   }
 
-  /** Record a new run in state `running`. `configHash` identifies runs that may resume each other (issue #5). */
-  createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json>; configHash?: string }): void {
+  private assertWritable(): void {
+    if (this.broken) throw this.broken;
+    if (this.readonly) throw new HptError('E_STORE', `the store ${this.path} was opened read-only`, { exitCode: 1 });
+  }
+
+  /** Commit the queue before a read, so the store reads its own writes (a broken store reads what it holds). */
+  private sync(): void {
+    if (!this.broken && !this.readonly) this.flush();
+  }
+
+  /**
+   * Record a new run in state `running`, owned by `owner` (`<host>:<pid>`, see `RunRecord.owner`). `configHash`
+   * identifies runs that may resume each other (issue #5).
+   */
+  createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json>; configHash?: string; owner?: string }): void {
     this.flush();
     const now = new Date().toISOString();
     this.db
-      .prepare('INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config, config_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(run.id, now, now, 'running', run.dataset, run.model, run.mode, JSON.stringify(run.config), run.configHash ?? null);
+      .prepare('INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config, config_hash, owner, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(run.id, now, now, 'running', run.dataset, run.model, run.mode, JSON.stringify(run.config), run.configHash ?? null, run.owner ?? null, run.owner ? now : null);
+  }
+
+  /**
+   * Run `fn` in one IMMEDIATE transaction: no other connection (process) can write between its reads and writes, so
+   * "find the run to continue, then take it" is atomic across processes (issue #13 item 8). `fn` must be synchronous.
+   */
+  exclusive<T>(fn: () => T): T {
+    this.flush();
+    return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Take over run `runId` for `owner`: back to `running` with its error cleared and its summary dropped until it
+   * completes again, owner and heartbeat set. Call inside `exclusive` after checking the previous owner is gone.
+   */
+  claimRun(runId: string, owner: string): void {
+    this.flush();
+    const now = new Date().toISOString();
+    this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ?, owner = ?, heartbeat_at = ? WHERE id = ?").run(now, owner, now, runId);
+  }
+
+  /**
+   * Record that `owner` still executes `runId` (a running process calls this every few seconds). Best effort and
+   * outside the group commit: returns false when the write failed (e.g. a full disk) or the run has another owner.
+   */
+  heartbeat(runId: string, owner: string): boolean {
+    try {
+      return this.stmt('UPDATE runs SET heartbeat_at = ? WHERE id = ? AND owner = ?').run(new Date().toISOString(), runId, owner).changes === 1;
+    } catch {
+      return false;
+    }
   }
 
   /** The newest unfinished (`running` or `failed`) run with this configuration hash, if any (resume, issue #5). */
   findUnfinished(configHash: string): RunRecord | undefined {
-    this.flush();
+    this.sync();
     const row = this.db
       .prepare("SELECT * FROM runs WHERE config_hash = ? AND status IN ('running', 'failed') ORDER BY created_at DESC, id DESC LIMIT 1")
       .get(configHash) as Record<string, unknown> | undefined;
@@ -362,20 +433,14 @@ export class RunStore implements WriteQueue {
 
   /** The newest run with this configuration hash in any state, if any (`--retry-errors`). */
   findLatest(configHash: string): RunRecord | undefined {
-    this.flush();
+    this.sync();
     const row = this.db.prepare('SELECT * FROM runs WHERE config_hash = ? ORDER BY created_at DESC, id DESC LIMIT 1').get(configHash) as Record<string, unknown> | undefined;
     return row ? toRun(row) : undefined;
   }
 
-  /** Set a resumed run back to `running` (its error cleared, its summary dropped until it completes again). */
-  reopenRun(runId: string): void {
-    this.flush();
-    this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ? WHERE id = ?").run(new Date().toISOString(), runId);
-  }
-
   /** Indices of the samples a run has recorded, by state: `done` (a ladder result) or `errored`. */
   recordedIndices(runId: string): { done: Set<number>; errored: Set<number> } {
-    this.flush();
+    this.sync();
     const done = new Set<number>();
     const errored = new Set<number>();
     for (const row of this.db.prepare('SELECT idx, status FROM samples WHERE run_id = ?').iterate(runId) as Iterable<{ idx: number; status: string }>) {
@@ -385,16 +450,30 @@ export class RunStore implements WriteQueue {
   }
 
   /**
+   * The samples a run has recorded, by index: their id, content hash (null for rows written before hashes were kept)
+   * and state. A resume checks each streamed sample against this (issue #13 item 6).
+   */
+  recordedSamples(runId: string): Map<number, { sampleId: string; hash: string | null; errored: boolean }> {
+    this.sync();
+    const out = new Map<number, { sampleId: string; hash: string | null; errored: boolean }>();
+    for (const row of this.db.prepare('SELECT idx, sample_id, sample_hash, status FROM samples WHERE run_id = ?').iterate(runId) as Iterable<{ idx: number; sample_id: string; sample_hash: string | null; status: string }>) {
+      out.set(row.idx, { sampleId: row.sample_id, hash: row.sample_hash, errored: row.status === 'errored' });
+    }
+    return out;
+  }
+
+  /**
    * Record a sample whose model calls failed after every retry (issue #5 item 3): state `errored` with the reason, no
    * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier row of the same index.
    */
-  saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string): void {
+  saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string, sampleHash?: string): void {
     const target = JSON.stringify(sample.target);
     const meta = sample.meta ? JSON.stringify(sample.meta) : null;
+    const error = wellFormed(reason);
     this.defer(() => {
       this.stmt('DELETE FROM samples WHERE run_id = ? AND idx = ?').run(runId, sample.index);
-      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?)")
-        .run(runId, sample.index, sample.id, target, meta, reason);
+      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error, sample_hash) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?, ?)")
+        .run(runId, sample.index, wellFormed(sample.id), target, meta, error, sampleHash ?? null);
     });
   }
 
@@ -410,12 +489,12 @@ export class RunStore implements WriteQueue {
     return st;
   }
 
-  private readonly insertSample = (runId: string, r: SampleResult): void => {
+  private readonly insertSample = (runId: string, r: SampleResult, sampleHash: string | null): void => {
     const records = r.records;
     const solved = records ? records.filter((x) => x.solved).length : r.solved ? 1 : 0;
-    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-      runId, r.index, r.sampleId, r.level, r.hpi, solved, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
-      r.iteration ?? null, records ? records.length : 1, records ? JSON.stringify(records) : null,
+    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records, sample_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      runId, r.index, wellFormed(r.sampleId), r.level, r.hpi, solved, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
+      r.iteration ?? null, records ? records.length : 1, records ? JSON.stringify(records) : null, sampleHash,
     );
     const insA = this.stmt('INSERT INTO attempts (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes, iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = this.stmt(
@@ -424,7 +503,7 @@ export class RunStore implements WriteQueue {
     for (const [n, a] of r.attempts.entries()) {
       insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), storedGraded(a), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null);
       for (const c of a.calls) {
-        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), c.output, c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
+        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
       }
     }
     if (r.selections?.length) {
@@ -434,8 +513,8 @@ export class RunStore implements WriteQueue {
       for (const s of r.selections) {
         const c = s.call;
         insS.run(
-          runId, r.index, s.iteration, s.level, s.valid ? 1 : 0, s.raw ?? null, s.solved === undefined ? null : s.solved ? 1 : 0,
-          c?.model ?? null, c ? JSON.stringify(c.messages) : null, c?.output ?? null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0,
+          runId, r.index, s.iteration, s.level, s.valid ? 1 : 0, s.raw === undefined ? null : wellFormed(s.raw), s.solved === undefined ? null : s.solved ? 1 : 0,
+          c?.model ?? null, c ? JSON.stringify(c.messages) : null, c ? wellFormed(c.output) : null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0,
         );
       }
     }
@@ -446,41 +525,54 @@ export class RunStore implements WriteQueue {
    * next group commit (`GroupCommit`). An earlier `errored` row of the same index (being retried) is replaced in the
    * same transaction. `result` must not be mutated afterwards (it is written when the group commits).
    */
-  saveSample(runId: string, result: SampleResult): void {
+  saveSample(runId: string, result: SampleResult, sampleHash?: string): void {
     this.defer(() => {
       this.stmt("DELETE FROM samples WHERE run_id = ? AND idx = ? AND status = 'errored'").run(runId, result.index);
-      this.insertSample(runId, result);
+      this.insertSample(runId, result, sampleHash ?? null);
     });
   }
 
   /** Mark a run completed with its summary. */
   finishRun(runId: string, summary: Record<string, Json>): void {
     this.flush();
-    this.db.prepare("UPDATE runs SET status = 'completed', summary = ?, updated_at = ? WHERE id = ?").run(JSON.stringify(summary), new Date().toISOString(), runId);
+    this.db.prepare("UPDATE runs SET status = 'completed', summary = ?, updated_at = ?, owner = NULL WHERE id = ?").run(JSON.stringify(summary), new Date().toISOString(), runId);
   }
 
-  /** Mark a run failed with the reason (already free of secrets). */
-  failRun(runId: string, error: string): void {
-    this.flush();
-    this.db.prepare("UPDATE runs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?").run(error, new Date().toISOString(), runId);
+  /**
+   * Mark a run failed with the reason (already free of secrets), committing the queue first. Best effort: on a broken
+   * or full store the run may stay `running`, which a re-run continues just the same.
+   * @returns whether the state was written.
+   */
+  failRun(runId: string, error: string): boolean {
+    try {
+      this.sync();
+    } catch {
+      // the queue could not be committed (the store is broken now): record the state all the same if possible
+    }
+    try {
+      this.db.prepare("UPDATE runs SET status = 'failed', error = ?, updated_at = ?, owner = NULL WHERE id = ?").run(error, new Date().toISOString(), runId);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** A run by id, or undefined. */
   getRun(id: string): RunRecord | undefined {
-    this.flush();
+    this.sync();
     const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as Record<string, unknown> | undefined;
     return row ? toRun(row) : undefined;
   }
 
   /** All runs, newest first. */
   listRuns(): RunRecord[] {
-    this.flush();
+    this.sync();
     return (this.db.prepare('SELECT * FROM runs ORDER BY created_at DESC, id DESC').all() as Record<string, unknown>[]).map(toRun);
   }
 
   /** Aggregate a run's stored samples and calls. */
   aggregate(runId: string): StoredAggregate {
-    this.flush();
+    this.sync();
     const s = this.db
       .prepare("SELECT COUNT(*) AS samples, COALESCE(SUM(scores), 0) AS n, COALESCE(SUM(hpi), 0) AS hpiSum, COALESCE(SUM(solved), 0) AS solved FROM samples WHERE run_id = ? AND status = 'done'")
       .get(runId) as { samples: number; n: number; hpiSum: number; solved: number };
@@ -527,7 +619,7 @@ export class RunStore implements WriteQueue {
    * sample, the solving level's or the last level's).
    */
   *iterPredictions(runId: string): Generator<{ sampleId: string; index: number; prediction: Json; target: Json; solved: boolean; meta?: Record<string, Json> }> {
-    this.flush();
+    this.sync();
     for (const row of this.db.prepare("SELECT sample_id, idx, prediction, target, solved, meta, records FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
       const base = {
         sampleId: row.sample_id as string,
@@ -546,7 +638,7 @@ export class RunStore implements WriteQueue {
 
   /** Stream a run's sample results in input order, with their attempts and calls (for `--out`). */
   *iterSamples(runId: string): Generator<SampleResult> {
-    this.flush();
+    this.sync();
     const attemptsQ = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY attempt');
     const callsQ = this.db.prepare('SELECT * FROM calls WHERE run_id = ? AND idx = ? ORDER BY attempt, seq');
     const selectionsQ = this.db.prepare('SELECT * FROM selections WHERE run_id = ? AND idx = ? ORDER BY iteration');
@@ -630,7 +722,7 @@ export class RunStore implements WriteQueue {
 
   /** A run's errored samples in input order, with the reason each failed. */
   erroredSamples(runId: string): { sampleId: string; index: number; error: string }[] {
-    this.flush();
+    this.sync();
     return (this.db.prepare("SELECT sample_id, idx, error FROM samples WHERE run_id = ? AND status = 'errored' ORDER BY idx").all(runId) as Record<string, unknown>[]).map((r) => ({
       sampleId: r.sample_id as string,
       index: r.idx as number,
@@ -640,7 +732,7 @@ export class RunStore implements WriteQueue {
 
   /** Per run: samples done and errored (for `hpt-bench runs`). */
   sampleCounts(): Map<string, { done: number; errored: number }> {
-    this.flush();
+    this.sync();
     const out = new Map<string, { done: number; errored: number }>();
     for (const r of this.db.prepare('SELECT run_id, status, COUNT(*) AS c FROM samples GROUP BY run_id, status').all() as { run_id: string; status: string; c: number }[]) {
       const e = out.get(r.run_id) ?? { done: 0, errored: 0 };
@@ -651,14 +743,25 @@ export class RunStore implements WriteQueue {
     return out;
   }
 
-  /** Commit the queued writes and close the database. */
+  /**
+   * Commit the queued writes and close the database. A broken store (see `flush`) is closed without throwing again:
+   * its error was already raised to the writer.
+   */
   close(): void {
     try {
-      this.flush();
+      this.sync();
     } finally {
+      if (this.timer) clearTimeout(this.timer);
+      process.off('exit', this.flushOnExit);
       this.db.close();
     }
   }
+}
+
+/** Whether an SQLite error says the database (or its directory) cannot be written. */
+function isReadOnlyError(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? '';
+  return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || /read-?only/i.test((e as Error).message ?? '');
 }
 
 /**
@@ -692,6 +795,19 @@ function loadedGraded(json: string, calls: CallRecord[]): GradedOutput {
   return (promptText === undefined ? g : { promptText, ...g }) as GradedOutput;
 }
 
+/**
+ * `text` as well-formed UTF-16 without NUL: lone surrogates become U+FFFD (SQLite would store them as invalid UTF-8)
+ * and U+0000 becomes U+FFFD (C tools reading the store stop at a NUL). Applied to the raw text columns (completions,
+ * selector replies, errors, sample ids); JSON columns escape both already (issue #13 item 11).
+ */
+export function wellFormed(text: string): string {
+  return SUSPECT.test(text) ? text.replace(ILL_FORMED, '\uFFFD') : text;
+}
+
+/** Any surrogate or NUL (cheap pre-test); `ILL_FORMED` matches the lone surrogates and NULs themselves. */
+const SUSPECT = /[\0\uD800-\uDFFF]/;
+const ILL_FORMED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 function toRun(row: Record<string, unknown>): RunRecord {
   return {
     id: row.id as string,
@@ -705,5 +821,7 @@ function toRun(row: Record<string, unknown>): RunRecord {
     summary: row.summary ? (JSON.parse(row.summary as string) as Record<string, Json>) : null,
     error: (row.error as string | null) ?? null,
     configHash: (row.config_hash as string | null) ?? null,
+    owner: (row.owner as string | null) ?? null,
+    heartbeatAt: (row.heartbeat_at as string | null) ?? null,
   };
 }

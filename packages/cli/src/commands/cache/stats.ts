@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { CallCache, RunStore } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../../base.js';
+import { HptCommand, TerminalTable } from '../../base.js';
 
 /** `hpt-bench cache stats`: size and use of the model-call cache (issue #5 item 1). */
 export default class CacheStats extends HptCommand {
@@ -16,7 +15,7 @@ export default class CacheStats extends HptCommand {
     const { flags } = await this.parse(CacheStats);
     let stats = { entries: 0, bytes: 0, hits: 0, byModel: {} as Record<string, { entries: number; hits: number }> };
     if (existsSync(flags.store)) {
-      const store = new RunStore(flags.store);
+      const store = new RunStore(flags.store, { readonly: true });
       try {
         stats = new CallCache(store.db).stats();
       } finally {
@@ -27,7 +26,7 @@ export default class CacheStats extends HptCommand {
       this.printJson({ store: flags.store, ...stats });
       return;
     }
-    const t = new Table({ head: ['model', 'entries', 'hits'], style: tableStyle() });
+    const t = new TerminalTable({ head: ['model', 'entries', 'hits'] });
     for (const [model, s] of Object.entries(stats.byModel)) t.push([model, String(s.entries), String(s.hits)]);
     t.push(['total', String(stats.entries), String(stats.hits)]);
     this.log(`${t.toString()}\n${(stats.bytes / 1e6).toFixed(2)} MB of cached responses in ${flags.store}`);
