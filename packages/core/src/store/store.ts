@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CallRecord, GradedOutput, Json, SelectionRecord } from '../contracts.js';
 import { HptError } from '../errors.js';
@@ -239,7 +240,7 @@ export class RunStore implements WriteQueue {
     this.readonly = options.readonly === true;
     try {
       if (this.readonly) {
-        this.db = new Database(path, { readonly: true, fileMustExist: true });
+        this.db = openReadOnly(path, (copy) => (this.snapshot = copy));
         this.db.pragma('busy_timeout = 5000');
         if (!this.hasTable('runs')) throw new Error('not an hpt-bench store (no runs table)');
         return;
@@ -264,6 +265,8 @@ export class RunStore implements WriteQueue {
 
   /** Opened with `readonly` (see the constructor). */
   readonly readonly: boolean;
+  /** the temporary copy read instead of `path` (see `openReadOnly`), removed on close */
+  private snapshot: string | undefined;
 
   private hasTable(name: string): boolean {
     return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
@@ -754,7 +757,37 @@ export class RunStore implements WriteQueue {
       if (this.timer) clearTimeout(this.timer);
       process.off('exit', this.flushOnExit);
       this.db.close();
+      if (this.snapshot) rmSync(dirname(this.snapshot), { recursive: true, force: true });
     }
+  }
+}
+
+/**
+ * Open `path` read-only. SQLite cannot open a WAL database read-only in a directory it cannot write unless the `-shm`
+ * file exists (a read-only mount, a store copied without it): then the file (with its `-wal`, if any) is copied to a
+ * private temporary directory and the copy is opened, a snapshot of the store at that moment; `onSnapshot` receives
+ * the copy's path so the caller removes it.
+ * @throws the SQLite error when the file cannot be read at all.
+ */
+function openReadOnly(path: string, onSnapshot: (copy: string) => void): Database.Database {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      // opening is lazy: the first read is what fails without a -shm file
+      db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  } catch (e) {
+    if (!existsSync(path) || (e as { code?: string }).code !== 'SQLITE_CANTOPEN') throw e;
+    const copyDir = mkdtempSync(join(tmpdir(), 'hpt-store-ro-'));
+    const copy = join(copyDir, basename(path));
+    copyFileSync(path, copy);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    onSnapshot(copy);
+    return new Database(copy, { readonly: true, fileMustExist: true });
   }
 }
 

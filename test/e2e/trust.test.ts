@@ -1,0 +1,317 @@
+/**
+ * End-to-end (issue #13): numbers you can trust at the edges. The built CLI runs as a process against the real openai
+ * SDK and a scripted OpenAI-compatible server on 127.0.0.1; each case is a fault a user, an endpoint or a disk
+ * produces — a full disk, a changed data file, an endpoint that dies mid-run, two processes on one run, a huge reply,
+ * SIGTERM, a bad --out, a read-only store, ill-formed text — and each checks that nothing is lost or doubled: the
+ * stored samples equal the distinct sample ids, and a run that did not score every sample is never `completed`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
+import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hpt-trust-'));
+const N = 60;
+const records = Array.from({ length: N }, (_, i) => ({ id: `b${i}`, question: `is q${i} even?`, passage: `Passage ${i}.`, answer: i % 2 === 0 }));
+const dataFile = join(dir, 'boolq.jsonl');
+writeFileSync(dataFile, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+
+/** The right answer for a request (every sample is solved at level 1 with one call). */
+const right = (req: ReceivedRequest): Reply => {
+  const m = /is q(\d+) even\?/.exec(req.messages.at(-1)!.content);
+  return { text: m && Number(m[1]) % 2 === 0 ? 'True' : 'False' };
+};
+/** Per request: a fault to inject instead of the right answer (set by each test). */
+let inject: (req: ReceivedRequest, n: number) => Reply | undefined = () => undefined;
+let server: TestServer;
+
+beforeAll(async () => {
+  let count = 0;
+  server = await startOpenAIServer((req) => inject(req, count++) ?? right(req));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const args = (store: string, ...more: string[]) => ['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', server.url, '--store', store, '--json', ...more];
+
+/** Start the CLI without waiting (for signals and concurrent runs). */
+function startCli(cliArgs: string[]): { pid: number; kill: (s: NodeJS.Signals) => void; done: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...cliArgs], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { pid: child.pid!, kill: (s) => child.kill(s), done };
+}
+
+/** Runs and their sample rows, read with a separate connection. */
+function storeState(path: string): { runs: { id: string; status: string; error: string | null }[]; rows: number; distinct: number; byRun: Record<string, { rows: number; distinct: number }> } {
+  const db = new Database(path, { readonly: true });
+  try {
+    const runs = db.prepare('SELECT id, status, error FROM runs ORDER BY created_at').all() as { id: string; status: string; error: string | null }[];
+    const byRun: Record<string, { rows: number; distinct: number }> = {};
+    for (const r of db.prepare("SELECT run_id, COUNT(*) AS rows, COUNT(DISTINCT sample_id) AS distinct_ids FROM samples WHERE status = 'done' GROUP BY run_id").all() as { run_id: string; rows: number; distinct_ids: number }[]) {
+      byRun[r.run_id] = { rows: r.rows, distinct: r.distinct_ids };
+    }
+    const t = db.prepare("SELECT COUNT(*) AS rows, COUNT(DISTINCT run_id || '/' || sample_id) AS d FROM samples WHERE status = 'done'").get() as { rows: number; d: number };
+    return { runs, rows: t.rows, distinct: t.d, byRun };
+  } finally {
+    db.close();
+  }
+}
+
+const waitFor = async (cond: () => boolean, timeoutMs = 20_000): Promise<void> => {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+const storedDone = (path: string): number => {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare("SELECT COUNT(*) AS c FROM samples WHERE status = 'done'").get() as { c: number }).c;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+};
+
+const isRoot = process.getuid?.() === 0;
+
+describe('a store that cannot be written (item 1)', () => {
+  const mnt = join(dir, 'small-disk');
+  let mounted = false;
+  beforeAll(() => {
+    if (!isRoot) return;
+    mkdirSync(mnt, { recursive: true });
+    mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mnt]).status === 0;
+  });
+  afterAll(() => {
+    if (mounted) spawnSync('umount', ['-l', mnt]);
+  });
+
+  it('a full disk stops the run with a clear error instead of dropping samples; freed space and the same command finish it, each sample once', async (ctx) => {
+    if (!mounted) {
+      console.log(`skipped: a 4 MiB tmpfs needs root and mount (${isRoot ? 'mount failed' : 'not root'})`);
+      ctx.skip();
+    }
+    const store = join(mnt, 'store.db');
+    // leave the store room for its tables and a few samples only
+    const filler = join(mnt, 'filler');
+    writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024 - 200 * 1024));
+    inject = (req) => ({ ...(right(req) as { text: string }), text: `${(right(req) as { text: string }).text}. ${'Because the passage says so. '.repeat(60)}` });
+    const before = server.requests.length;
+    const first = await runCli(args(store, '--concurrency', '8'));
+    const callsFirst = server.requests.length - before;
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/^Error: cannot write to the store .*store\.db: .*(full|disk)/im);
+    expect(first.stdout).toBe('');
+    // the run stopped soon after the failure: not every sample was sent
+    expect(callsFirst).toBeLessThan(N);
+    const partial = storeState(store);
+    expect(partial.runs.every((r) => r.status !== 'completed')).toBe(true);
+    expect(partial.rows).toBeLessThan(N);
+    rmSync(filler);
+    const second = await runCli(args(store, '--concurrency', '8'));
+    expect(second.code, second.stderr).toBe(0);
+    const s = JSON.parse(second.stdout) as { n: number; complete: boolean; resumed?: boolean; runId: string };
+    expect(s).toMatchObject({ n: N, complete: true, resumed: true });
+    const final = storeState(store);
+    expect(final.runs).toHaveLength(1);
+    expect(final.runs[0]!.status).toBe('completed');
+    expect(final.byRun[s.runId]).toEqual({ rows: N, distinct: N });
+    inject = () => undefined;
+  });
+});
+
+describe('resume keyed on the data content (item 6)', () => {
+  it('a data file changed between a failed run and the re-run starts a new run (never mixed); --resume of the old run says the data changed', async () => {
+    const store = join(dir, 'reversed.db');
+    const file = join(dir, 'reversed.jsonl');
+    // no id field: sample ids are positions, so only the content tells reordered samples apart
+    const plain = records.map(({ id: _id, ...r }) => r);
+    writeFileSync(file, plain.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const a = (...more: string[]) => ['run', '--dataset', 'boolq', '--data', file, '--model', 'openai:test', '--base-url', server.url, '--store', store, '--json', '--max-retries', '0', ...more];
+    inject = (req) => (/is q1[0-4] even\?/.test(req.messages.at(-1)!.content) ? { status: 500 } : undefined);
+    const first = await runCli(a());
+    expect(first.code, first.stderr).toBe(1);
+    const firstId = (JSON.parse(first.stdout) as { runId: string }).runId;
+    inject = () => undefined;
+    writeFileSync(file, [...plain].reverse().map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const resumedOld = await runCli(a('--resume', firstId));
+    expect(resumedOld.code).toBe(2);
+    expect(resumedOld.stderr).toMatch(new RegExp(`^Error: the data of run ${firstId} changed since it started`));
+    const second = await runCli(a());
+    expect(second.code, second.stderr).toBe(0);
+    const s = JSON.parse(second.stdout) as { runId: string; n: number; resumed?: boolean; accuracy: number };
+    expect(s.runId).not.toBe(firstId);
+    expect(s).toMatchObject({ n: N, accuracy: 1 });
+    expect(s.resumed).toBeUndefined();
+    expect(storeState(store).byRun[s.runId]).toEqual({ rows: N, distinct: N });
+  });
+});
+
+describe('an endpoint that dies (item 7)', () => {
+  it('after some samples succeeded: the run stops once the recent samples all fail, is failed (not completed) with the reason, exit 1; the same command finishes it', async () => {
+    const store = join(dir, 'outage.db');
+    let served = 0;
+    inject = () => (++served > 20 ? { drop: true } : undefined);
+    const before = server.requests.length;
+    const first = await runCli(args(store, '--max-retries', '1', '--concurrency', '2'));
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/^Error: the last 8 samples all failed \(last error: .*\); the endpoint looks down, so run \S+ stopped/m);
+    // stopped after the window, not after trying every remaining sample
+    expect(server.requests.length - before).toBeLessThan(20 + 2 * 16);
+    const partial = storeState(store);
+    expect(partial.runs).toHaveLength(1);
+    expect(partial.runs[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/endpoint looks down/) });
+    inject = () => undefined;
+    const second = await runCli(args(store, '--max-retries', '1', '--concurrency', '2'));
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ runId: partial.runs[0]!.id, n: N, errored: 0, resumed: true, complete: true });
+    expect(storeState(store).byRun[partial.runs[0]!.id]).toEqual({ rows: N, distinct: N });
+  });
+
+  it('down from the start with --limit 2, or an endpoint that is not http(s): exit non-zero, never `completed` with an HPI', async () => {
+    const store = join(dir, 'down.db');
+    const dead = await startOpenAIServer(() => ({ text: 'x' }));
+    const deadUrl = dead.url;
+    await dead.close();
+    const r = await runCli(['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', deadUrl, '--store', store, '--limit', '2', '--max-retries', '0', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^Error: no sample could be scored: 2 of 2 samples errored/m);
+    expect(storeState(store).runs.map((x) => x.status)).toEqual(['failed']);
+    const file = await runCli(['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', 'file:///etc/passwd', '--store', join(dir, 'file-url.db')]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toBe("Error: --base-url must be an http:// or https:// URL such as http://127.0.0.1:8000/v1, got a file: URL\n");
+  });
+});
+
+describe('two processes, one configuration (item 8)', () => {
+  it('the second refuses with one line naming the running process; the first finishes alone, each sample evaluated once', async () => {
+    const store = join(dir, 'twice.db');
+    inject = (req) => ({ ...(right(req) as { text: string }), delayMs: 30 });
+    const before = server.requests.length;
+    const a = startCli(args(store, '--concurrency', '2'));
+    await waitFor(() => storedDone(store) > 0);
+    const b = await runCli(args(store, '--concurrency', '2'));
+    expect(b.code).toBe(1);
+    expect(b.stderr).toMatch(new RegExp(`^Error: run \\S+ \\(same configuration\\) is being executed by process \\S+:${a.pid} `));
+    expect(b.stderr.trim().split('\n')).toHaveLength(1);
+    const ra = await a.done;
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(JSON.parse(ra.stdout)).toMatchObject({ n: N, complete: true });
+    expect(server.requests.length - before).toBe(N);
+    const st = storeState(store);
+    expect(st.runs).toEqual([expect.objectContaining({ status: 'completed' })]);
+    expect(st.rows).toBe(N);
+    inject = () => undefined;
+  });
+});
+
+describe('replies and signals', () => {
+  it('a reply over --max-response-bytes is an errored sample (not stored whole, not retried)', async () => {
+    const store = join(dir, 'huge.db');
+    inject = (req) => (/is q3 even\?/.test(req.messages.at(-1)!.content) ? { text: 'True '.repeat(40_000) } : undefined);
+    const before = server.requests.length;
+    const r = await runCli(args(store, '--max-response-bytes', '100000'));
+    expect(r.code, r.stderr).toBe(1);
+    const s = JSON.parse(r.stdout) as { errored: number; erroredSamples: { sampleId: string; error: string }[]; n: number };
+    expect(s.errored).toBe(1);
+    expect(s.n).toBe(N - 1);
+    expect(s.erroredSamples[0]).toMatchObject({ sampleId: 'b3', error: expect.stringMatching(/larger than 100000 bytes \(--max-response-bytes\)/) });
+    expect(server.requests.length - before).toBe(N);
+    const db = new Database(store, { readonly: true });
+    expect((db.prepare('SELECT MAX(LENGTH(output)) AS m FROM calls').get() as { m: number }).m).toBeLessThan(100);
+    db.close();
+    inject = () => undefined;
+  });
+
+  it('SIGTERM is handled like Ctrl-C: finished samples committed, the run marked failed, exit 143; the same command finishes it', async () => {
+    const store = join(dir, 'term.db');
+    inject = (req) => ({ ...(right(req) as { text: string }), delayMs: 40 });
+    const a = startCli(args(store, '--concurrency', '2'));
+    await waitFor(() => storedDone(store) >= 4);
+    a.kill('SIGTERM');
+    const ra = await a.done;
+    expect(ra.code).toBe(143);
+    expect(ra.stderr).toMatch(/Error: interrupted by SIGTERM; run \S+ is marked failed/);
+    const st = storeState(store);
+    expect(st.runs).toEqual([expect.objectContaining({ status: 'failed', error: 'interrupted (SIGTERM)' })]);
+    expect(st.rows).toBeGreaterThanOrEqual(4);
+    inject = () => undefined;
+    const b = await runCli(args(store));
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toMatchObject({ runId: st.runs[0]!.id, n: N, resumed: true });
+    expect(storeState(store).rows).toBe(N);
+  });
+
+  it('lone surrogates and NUL in a completion reach the store as well-formed UTF-8', async () => {
+    const store = join(dir, 'utf.db');
+    inject = (req) => (/is q5 even\?/.test(req.messages.at(-1)!.content) ? { text: 'False \ud800 and \u0000 and \udfff end' } : undefined);
+    const r = await runCli(args(store, '--limit', '8'));
+    expect(r.code, r.stderr).toBe(0);
+    const db = new Database(store, { readonly: true });
+    const outputs = db.prepare('SELECT CAST(output AS BLOB) AS b FROM calls').all() as { b: Buffer }[];
+    db.close();
+    expect(outputs).toHaveLength(8);
+    const texts = outputs.map((o) => new TextDecoder('utf-8', { fatal: true }).decode(o.b));
+    expect(texts).toContain('False \ufffd and \ufffd and \ufffd end');
+    inject = () => undefined;
+  });
+});
+
+describe('files and stores (item 11)', () => {
+  it('--out to a directory fails before any model call', async () => {
+    const before = server.requests.length;
+    const r = await runCli(args(join(dir, 'out.db'), '--out', dir));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^Error: cannot write --out .*: it is a directory; give a file name/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it('a store on a read-only mount still serves runs, report and cache stats', async (ctx) => {
+    const src = join(dir, 'ro-src');
+    const ro = join(dir, 'ro');
+    mkdirSync(src, { recursive: true });
+    mkdirSync(ro, { recursive: true });
+    const r = await runCli(args(join(src, 's.db'), '--limit', '6'));
+    expect(r.code, r.stderr).toBe(0);
+    const runId = (JSON.parse(r.stdout) as { runId: string }).runId;
+    if (!isRoot || spawnSync('mount', ['--bind', src, ro]).status !== 0) {
+      console.log('skipped: a read-only bind mount needs root');
+      ctx.skip();
+    }
+    try {
+      expect(spawnSync('mount', ['-o', 'remount,ro,bind', ro]).status).toBe(0);
+      const store = join(ro, 's.db');
+      const runs = await runCli(['runs', '--store', store, '--json']);
+      expect(runs.code, runs.stderr).toBe(0);
+      expect(JSON.parse(runs.stdout)).toMatchObject({ runs: [expect.objectContaining({ id: runId, status: 'completed' })] });
+      const report = await runCli(['report', '--store', store, '--format', 'json']);
+      expect(report.code, report.stderr).toBe(0);
+      expect(report.stdout).toContain(runId);
+      const stats = await runCli(['cache', 'stats', '--store', store, '--json']);
+      expect(stats.code, stats.stderr).toBe(0);
+      expect(JSON.parse(stats.stdout)).toMatchObject({ entries: 6 });
+      // writing is refused with one clear line
+      const write = await runCli(args(store, '--limit', '7'));
+      expect(write.code).not.toBe(0);
+      expect(write.stderr).toMatch(/^Error: cannot open store .*(read-?only|readonly)/im);
+    } finally {
+      spawnSync('umount', ['-l', ro]);
+    }
+  });
+});
