@@ -4,7 +4,9 @@
  * The fixture test/fixtures/sixth-level-plugin contributes, with no code, a dataset (`capitals`), a sixth ladder level
  * (`self-verify`, kind single-call) and the ladder `hpf6`. It is linked into a sandboxed oclif data dir
  * (XDG_* -> a temp dir), listed, run against the OpenAI-compatible test server, and uninstalled; the `--plugin DIR`
- * path and an invalid manifest are checked too.
+ * path and an invalid manifest are checked too. A broken installed plugin (invalid manifest, a module that throws on
+ * import, a module path outside its root) is reported once as a warning and ignored unless a run needs it (issue #13
+ * item 11).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -300,14 +302,98 @@ describe('a plugin with an invalid manifest', () => {
     expect(line).toContain('/contributes/datasets/0');
   });
 
-  it('makes `list` fail the same way once linked, and uninstalling it repairs the CLI', async () => {
+  it('once linked, is reported once as a warning and ignored: `list` works, built-ins are intact', async () => {
     expect((await runCli(['plugins', 'link', bad, '--no-install'], { env: box.env })).code).toBe(0);
-    const line = expectOneLineError(await runCli(['list', 'datasets', '--json'], { env: box.env }));
-    expect(line).toMatch(/^Error: .*plugin hpt-bench-plugin-broken.*hpiDataset/);
+    const r = await runCli(['list', 'datasets', '--json'], { env: box.env });
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.trim() !== '');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warning: plugin hpt-bench-plugin-broken ignored: manifest of plugin hpt-bench-plugin-broken is invalid: .*hpiDataset/);
+    const ids = (JSON.parse(r.stdout) as Record<string, Listed[]>).datasets!.map((d) => d.id);
+    expect(ids).not.toContain('capitals');
+    expect(ids).toEqual(expect.arrayContaining(['boolq', 'csqa', 'mmlu', 'gsm8k']));
+  });
+
+  it('a run on one of its datasets fails in one line saying the plugin failed to load and why', async () => {
+    const store = join(box.dir, 'store.db');
+    const r = await runCli(['run', '--dataset', 'capitals', '--model', 'baseline:oracle', '--store', store], { env: box.env });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^warning: plugin hpt-bench-plugin-broken ignored: /);
+    expect(lines[1]).toMatch(/^Error: dataset 'capitals' is not available: plugin hpt-bench-plugin-broken failed to load \(manifest of plugin hpt-bench-plugin-broken is invalid: .*hpiDataset.*\); fix the plugin, or remove it with `hpt-bench plugins uninstall hpt-bench-plugin-broken`$/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('a run that does not need it works (with the warning) and uninstalling it silences the warning', async () => {
+    const store = join(box.dir, 'store2.db');
+    const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--limit', '1', '--model', 'baseline:oracle', '--store', store, '--json'], { env: box.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^warning: plugin hpt-bench-plugin-broken ignored: /)]);
+    expect((JSON.parse(r.stdout) as { n: number }).n).toBe(1);
 
     expect((await runCli(['plugins', 'uninstall', 'hpt-bench-plugin-broken'], { env: box.env })).code).toBe(0);
     const after = parseList(await runCli(['list', 'datasets', '--json'], { env: box.env }));
     expect(after.datasets!.map((d) => d.id)).not.toContain('capitals');
     expect(after.datasets!.map((d) => d.id)).toEqual(expect.arrayContaining(['boolq', 'csqa', 'mmlu', 'gsm8k']));
+  });
+});
+
+describe('a linked plugin whose module throws on import, and plugin paths that leave the plugin root', () => {
+  let box: ReturnType<typeof sandbox>;
+  let throwing: string;
+  let escaping: string;
+  const SECRET = 'root:x:0:0:root:/root:/bin/bash secret-token-4711';
+  beforeAll(() => {
+    box = sandbox();
+    // stands for /etc/passwd: a file beside (outside) the plugins
+    writeFileSync(join(box.dir, 'secret.js'), `${SECRET}\n`);
+    throwing = join(box.dir, 'plugins', 'throwing');
+    mkdirSync(throwing, { recursive: true });
+    writeFileSync(
+      join(throwing, 'package.json'),
+      JSON.stringify({ name: 'hpt-bench-plugin-throwing', version: '1.0.0', type: 'module', oclif: {}, 'hpt-bench': { apiVersion: 1, contributes: { models: [{ id: 'thrower', module: './index.js', export: 'M' }] } } }),
+    );
+    writeFileSync(join(throwing, 'index.js'), 'throw new Error("boom at import");\n');
+    escaping = join(box.dir, 'plugins', 'escaping');
+    mkdirSync(escaping, { recursive: true });
+    writeFileSync(
+      join(escaping, 'package.json'),
+      JSON.stringify({ name: 'hpt-bench-plugin-escaping', version: '1.0.0', type: 'module', oclif: {}, 'hpt-bench': { apiVersion: 1, contributes: { models: [{ id: 'evil', module: './../../secret.js', export: 'M' }] } } }),
+    );
+  });
+  afterAll(() => {
+    if (box) rmSync(box.dir, { recursive: true, force: true });
+  });
+
+  it('the throwing module breaks nothing until its model is asked for; then one line names the plugin and the reason', async () => {
+    expect((await runCli(['plugins', 'link', throwing, '--no-install'], { env: box.env })).code).toBe(0);
+    const models = parseList(await runCli(['list', 'models', '--json'], { env: box.env })).models!;
+    expect(models.map((m) => m.id)).toEqual(expect.arrayContaining(['thrower', 'baseline', 'openai']));
+    const ok = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--limit', '1', '--model', 'baseline:oracle', '--store', join(box.dir, 's1.db'), '--json'], { env: box.env });
+    expect(ok.code, ok.stderr).toBe(0);
+
+    const line = expectOneLineError(await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--limit', '1', '--model', 'thrower:x', '--store', join(box.dir, 's2.db')], { env: box.env }));
+    expect(line).toBe("Error: plugin hpt-bench-plugin-throwing failed to load: cannot import ./index.js for model 'thrower': Error: boom at import");
+  });
+
+  it('a module path leaving the root (./../../secret.js): `--plugin DIR` fails in one line that names the path, not the contents', async () => {
+    const line = expectOneLineError(await runCli(['list', '--plugin', escaping], { env: box.env }));
+    expect(line).toMatch(/^Error: plugin hpt-bench-plugin-escaping: model 'evil' module "\.\/\.\.\/\.\.\/secret\.js" leaves the plugin root/);
+    expect(line).not.toMatch(/secret-token|root:x/);
+  });
+
+  it('linked, the same plugin is ignored with a warning, and its model is reported as not available', async () => {
+    expect((await runCli(['plugins', 'link', escaping, '--no-install'], { env: box.env })).code).toBe(0);
+    const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--limit', '1', '--model', 'evil:x', '--store', join(box.dir, 's3.db')], { env: box.env });
+    expect(r.code).not.toBe(0);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toEqual([
+      expect.stringMatching(/^warning: plugin hpt-bench-plugin-escaping ignored: model 'evil' module "\.\/\.\.\/\.\.\/secret\.js" leaves the plugin root/),
+      expect.stringMatching(/^Error: model 'evil' is not available: plugin hpt-bench-plugin-escaping failed to load \(model 'evil' module .* leaves the plugin root/),
+    ]);
+    expect(r.stderr).not.toMatch(/secret-token|root:x/);
   });
 });

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 /** One chat-completions request as the server received it. */
 export interface ReceivedRequest {
@@ -17,15 +17,125 @@ export interface ReceivedRequest {
 
 /**
  * What the test's rule answers: a completion (optionally with per-token logprobs, optionally after `delayMs`), an HTTP
- * error, or `drop` (the connection is destroyed without a response, like a crashed proxy).
+ * error, or `drop` (the connection is destroyed without a response, like a crashed proxy). Fault modes (issue #13):
+ * - `stall`: status `status` (default 200) and JSON headers, then `prefix` (default a partial completion) and nothing
+ *   more, forever;
+ * - `trickle`: status 200 and JSON headers, then one byte every `everyMs` ms forever (a valid JSON prefix, then spaces);
+ * - `hugeText`: a well-formed completion whose content is `hugeText` ASCII letters, written in `chunkBytes` (default
+ *   64 KiB) chunks as fast as the client reads (backpressure honoured), chunked unless `contentLength` is true;
+ * - `raw`: `raw` sent verbatim as the body (status default 200, content-type default application/json).
+ * Stall and trickle end only when the client closes the connection (or the server is closed).
  */
-export type Reply = { text: string; logprobs?: number[]; delayMs?: number } | { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true };
+export type Reply = { text: string; logprobs?: number[]; delayMs?: number } | { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true } | FaultReply;
+
+/** The fault-mode replies of `Reply` (issue #13). */
+export type FaultReply =
+  | { stall: true; prefix?: string; status?: number }
+  | { trickle: { everyMs: number } }
+  | { hugeText: number; contentLength?: boolean; chunkBytes?: number }
+  | { raw: string; status?: number; headers?: Record<string, string> };
+
+/**
+ * What the server saw of its connections and fault-mode bodies (issue #13):
+ * - `connections`: TCP connections accepted; `openConnections()`: those not closed yet; `openRequestConnections()`:
+ *   those not closed yet that carried at least one request (a client that aborts a request must close its socket;
+ *   undici may open a fresh idle connection right after, which is not counted here);
+ * - `faultBytesWritten`: body bytes the fault modes (`stall`, `trickle`, `hugeText`) handed to the socket — with
+ *   backpressure honoured, at most one chunk more than the client (and the kernel's buffers) accepted;
+ * - `faultBodiesCompleted`: fault-mode bodies written to their end.
+ */
+export interface ServerStats {
+  connections: number;
+  openConnections(): number;
+  openRequestConnections(): number;
+  faultBytesWritten: number;
+  faultBodiesCompleted: number;
+}
 
 /** A running OpenAI-compatible test server on 127.0.0.1. */
 export interface TestServer {
   url: string;
   requests: ReceivedRequest[];
+  /** connection and fault-mode counters (see `ServerStats`) */
+  stats: ServerStats;
   close(): Promise<void>;
+}
+
+/** Write `parts` in order, waiting for `drain` when the socket's buffer is full; false when the connection closed first. */
+async function writeBody(res: ServerResponse, parts: Buffer[], stats: ServerStats): Promise<boolean> {
+  for (const part of parts) {
+    if (res.destroyed || res.socket?.destroyed) return false;
+    stats.faultBytesWritten += part.length;
+    if (!res.write(part)) {
+      const closed = await new Promise<boolean>((resolve) => {
+        const onDrain = () => {
+          res.off('close', onClose);
+          resolve(false);
+        };
+        const onClose = () => {
+          res.off('drain', onDrain);
+          resolve(true);
+        };
+        res.once('drain', onDrain);
+        res.once('close', onClose);
+      });
+      if (closed) return false;
+    }
+  }
+  return true;
+}
+
+/** Whether `reply` is one of the fault modes (`stall`, `trickle`, `hugeText`, `raw`). */
+function isFault(reply: Reply): reply is FaultReply {
+  return 'stall' in reply || 'trickle' in reply || 'hugeText' in reply || 'raw' in reply;
+}
+
+/** Answer a fault-mode reply (see `Reply`). */
+async function answerFault(reply: FaultReply, res: ServerResponse, model: string, stats: ServerStats): Promise<void> {
+  if ('stall' in reply) {
+    const prefix = Buffer.from(reply.prefix ?? '{"id":"stalled","object":"chat.completion","choices":[');
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
+    stats.faultBytesWritten += prefix.length;
+    res.write(prefix);
+    return; // never ends: the client must give up
+  }
+  if ('trickle' in reply) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const head = Buffer.from('{"id":"trickled"');
+    let i = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed || res.socket?.destroyed) {
+        clearInterval(timer);
+        return;
+      }
+      const byte = i < head.length ? head.subarray(i, i + 1) : Buffer.from(' ');
+      i++;
+      stats.faultBytesWritten += 1;
+      res.write(byte);
+    }, reply.trickle.everyMs);
+    res.once('close', () => clearInterval(timer));
+    return;
+  }
+  if ('hugeText' in reply) {
+    const head = Buffer.from(
+      `{"id":"huge","object":"chat.completion","created":0,"model":${JSON.stringify(model)},"choices":[{"index":0,"message":{"role":"assistant","content":"`,
+    );
+    const tail = Buffer.from(`"},"finish_reason":"stop","logprobs":null}],"usage":{"prompt_tokens":1,"completion_tokens":${Math.ceil(reply.hugeText / 4)},"total_tokens":${Math.ceil(reply.hugeText / 4) + 1}}}`);
+    const size = reply.chunkBytes ?? 64 * 1024;
+    const chunk = Buffer.alloc(size, 'a');
+    const parts: Buffer[] = [head];
+    for (let left = reply.hugeText; left > 0; left -= size) parts.push(left >= size ? chunk : chunk.subarray(0, left));
+    parts.push(tail);
+    const total = head.length + reply.hugeText + tail.length;
+    res.writeHead(200, { 'content-type': 'application/json', ...(reply.contentLength ? { 'content-length': String(total) } : {}) });
+    if (await writeBody(res, parts, stats)) {
+      res.end(() => stats.faultBodiesCompleted++);
+    }
+    return;
+  }
+  if ('raw' in reply) {
+    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(reply.raw);
+  }
 }
 
 /**
@@ -34,8 +144,15 @@ export interface TestServer {
  */
 export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | Promise<Reply>): Promise<TestServer> {
   const requests: ReceivedRequest[] = [];
+  let open = 0;
+  const carrying = new Set<Socket>();
+  const stats: ServerStats = { connections: 0, openConnections: () => open, openRequestConnections: () => carrying.size, faultBytesWritten: 0, faultBodiesCompleted: 0 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
+    if (!req.socket.destroyed) {
+      carrying.add(req.socket);
+      req.socket.once('close', () => carrying.delete(req.socket));
+    }
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
@@ -66,6 +183,10 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
           req.socket.destroy();
           return;
         }
+        if (isFault(reply)) {
+          await answerFault(reply, res, received.model, stats);
+          return;
+        }
         if ('status' in reply) {
           res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) }).end(JSON.stringify(reply.body ?? { error: { message: `HTTP ${reply.status}` } }));
           return;
@@ -92,11 +213,17 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
       })();
     });
   });
+  server.on('connection', (socket) => {
+    stats.connections++;
+    open++;
+    socket.once('close', () => open--);
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    stats,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -1,2 +1,3 @@
 /** @hpt-bench/openai: chat models behind any OpenAI-compatible endpoint. */
-export { OpenAIChatModel, type OpenAIModelOptions } from './openai.js';
+export { DEFAULT_TIMEOUT_MS, OpenAIChatModel, type OpenAIModelOptions } from './openai.js';
+export { DEFAULT_MAX_RESPONSE_BYTES, MAX_MAX_RESPONSE_BYTES } from './response.js';

@@ -1,14 +1,26 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { inject, injectable } from 'tsyringe';
 import { HptError, ModelCallError, parseRetryAfter, Tokens, type Json, type Model, type ModelRequest, type ModelResponse } from '@hpt-bench/core';
+import { cappedFetch, findTooLarge, parseBaseUrl, redactSecrets } from './http.js';
+import { completionFromBody, DEFAULT_MAX_RESPONSE_BYTES, MAX_MAX_RESPONSE_BYTES, oneLine } from './response.js';
 
 /** Options of the `openai` model contribution (validated against its manifest schema). */
 export interface OpenAIModelOptions {
-  /** endpoint base URL, e.g. http://127.0.0.1:8000/v1; default: OPENAI_BASE_URL, else the SDK's default (api.openai.com) */
+  /**
+   * endpoint base URL, e.g. http://127.0.0.1:8000/v1; default: OPENAI_BASE_URL, else the SDK's default (api.openai.com).
+   * Must be http(s). User info (`http://user:pass@host/v1`) is sent as HTTP Basic auth (`Authorization: Basic ...`,
+   * replacing the Bearer API key) and removed from `endpoint`; a query (`?api-version=...`) is sent with every request
+   * and removed from `endpoint` too. Neither ever appears in an error message.
+   */
   baseUrl?: string;
   /** name of the environment variable holding the API key; default OPENAI_API_KEY */
   apiKeyEnv?: string;
-  /** per-request timeout in milliseconds; default 600000 */
+  /**
+   * deadline of one request in milliseconds (`--timeout` × 1000), covering connecting, the headers AND the whole body
+   * (a server that stalls or trickles after its headers is given up on); fractions are rounded up; default 600000, at
+   * most 2^31 - 1. On expiry the request is aborted (socket closed) and a retryable `ModelCallError` `timeout` is
+   * thrown. With `maxRetries` > 0 the deadline covers the SDK's own retries too (one `generate` call).
+   */
   timeoutMs?: number;
   /**
    * retries inside the openai SDK; default 0. hpt-bench's ModelClient retries failed calls itself (backoff, retry-after,
@@ -16,103 +28,181 @@ export interface OpenAIModelOptions {
    * the limiter and multiply the retry budget. Useful only when the model is used on its own.
    */
   maxRetries?: number;
+  /**
+   * cap on a response, in bytes (`--max-response-bytes`; default 4 MiB = 4194304, at most 256 MiB): the body is read
+   * incrementally (after content decoding) and the request aborted as soon as it exceeds the cap — or at once when its
+   * Content-Length says so —, and a completion text longer than the cap in UTF-8 bytes is refused too. Either way the
+   * call fails with a NON-retryable `ModelCallError` `client` "response larger than N bytes (--max-response-bytes)",
+   * so the sample is recorded as errored. Error bodies (4xx/5xx) are read up to the cap as well.
+   */
+  maxResponseBytes?: number;
 }
+
+/** Largest timer delay Node accepts (2^31 - 1 ms, ~24.8 days); longer delays would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The default deadline of a request: 600000 ms (10 minutes, `--timeout 600`). */
+export const DEFAULT_TIMEOUT_MS = 600_000;
 
 /**
  * A chat model behind any OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, Together...),
  * through the official openai SDK. Model id `openai:<model>`. The API key is read from the environment only and never
- * leaves this object (not in requests' records, errors, the store or logs).
+ * leaves this object (not in requests' records, errors, the store or logs); credentials in the base URL are used for
+ * Basic auth and never shown either (`endpoint` is credential-free).
  */
 @injectable()
 export class OpenAIChatModel implements Model {
   readonly id: string;
-  /** The base URL requests go to (the cache key's endpoint and the unit of the adaptive concurrency limit; issue #5). */
+  /**
+   * The base URL requests go to, without user info, query or fragment (scheme, host, port, path: e.g.
+   * `http://127.0.0.1:8000/v1`): the cache key's endpoint, the unit of the adaptive concurrency limit (issue #5), and
+   * what errors name. Never contains credentials (issue #13 item 11).
+   */
   readonly endpoint: string;
+  /** The deadline of one request (headers + body), ms. */
+  readonly timeoutMs: number;
+  /** The response size cap, bytes. */
+  readonly maxResponseBytes: number;
   private readonly client: OpenAI;
-  private readonly baseUrl: string;
   private readonly keyEnv: string;
-  private readonly apiKey: string;
+  /** strings no error message may contain: the API key and the base URL's credentials */
+  private readonly secrets: string[];
+  /** whether requests authenticate with the base URL's user info (HTTP Basic) instead of the API key */
+  private readonly basicAuth: boolean;
 
   /**
-   * @throws HptError `E_CONFIG` when the model name is missing; `E_AUTH` when no API key is set and no local endpoint
-   *   is configured.
+   * @param model the model name sent to the endpoint (`openai:<model>` without the prefix)
+   * @param options `OpenAIModelOptions`
+   * @throws HptError `E_CONFIG` when the model name is missing or contains a control character, when the base URL is not
+   *   an http(s) URL, or when `timeoutMs` / `maxResponseBytes` are out of range; `E_AUTH` when no API key is set and
+   *   no endpoint is configured.
    */
   constructor(@inject(Tokens.ModelName) private readonly model: string, @inject(Tokens.Options) options: Record<string, Json>) {
     const o = options as OpenAIModelOptions;
     if (!model) throw new HptError('E_CONFIG', 'the openai model needs a name: --model openai:<model>, e.g. openai:gpt-4o-mini');
+    const control = /[\u0000-\u001f\u007f-\u009f]/.exec(model);
+    if (control) {
+      const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      throw new HptError('E_CONFIG', `the openai model name contains a control character (U+${code} at position ${control.index + 1}); model names are plain text`);
+    }
     this.id = `openai:${model}`;
     this.keyEnv = o.apiKeyEnv ?? 'OPENAI_API_KEY';
-    const baseURL = o.baseUrl ?? process.env.OPENAI_BASE_URL ?? undefined;
-    this.baseUrl = baseURL ?? 'https://api.openai.com/v1';
-    this.endpoint = this.baseUrl;
+    const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs > 0) || timeoutMs > MAX_TIMER_MS) {
+      throw new HptError('E_CONFIG', `timeoutMs must be a number of milliseconds in (0, ${MAX_TIMER_MS}], got ${String(timeoutMs)}`);
+    }
+    this.timeoutMs = Math.ceil(timeoutMs);
+    const cap = o.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!Number.isSafeInteger(cap) || cap < 1 || cap > MAX_MAX_RESPONSE_BYTES) {
+      throw new HptError('E_CONFIG', `--max-response-bytes must be an integer in [1, ${MAX_MAX_RESPONSE_BYTES}], got ${String(cap)}`);
+    }
+    this.maxResponseBytes = cap;
+    const configured = o.baseUrl ?? (process.env.OPENAI_BASE_URL || undefined); // an empty variable is unset
+    const url = parseBaseUrl(configured ?? 'https://api.openai.com/v1', o.baseUrl !== undefined ? '--base-url' : 'OPENAI_BASE_URL');
+    this.endpoint = url.endpoint;
     const key = process.env[this.keyEnv];
-    if (!key && !baseURL) {
+    if (!key && !configured) {
       throw new HptError('E_AUTH', `no API key: set ${this.keyEnv} (or name another variable with --api-key-env), or point --base-url at a local OpenAI-compatible server`);
     }
-    // Local servers (vLLM, Ollama, llama.cpp) accept any key; the SDK insists on one.
-    this.apiKey = key ?? 'EMPTY';
-    this.client = new OpenAI({ apiKey: this.apiKey, baseURL, timeout: o.timeoutMs ?? 600_000, maxRetries: o.maxRetries ?? 0 });
+    this.secrets = [...url.secrets, ...(key ? [key] : [])];
+    this.basicAuth = url.basicAuth !== undefined;
+    this.client = new OpenAI({
+      // Local servers (vLLM, Ollama, llama.cpp) accept any key; the SDK insists on one.
+      apiKey: key ?? 'EMPTY',
+      baseURL: url.requestBase,
+      timeout: this.timeoutMs,
+      maxRetries: o.maxRetries ?? 0,
+      fetch: cappedFetch(cap),
+      ...(Object.keys(url.query).length ? { defaultQuery: url.query } : {}),
+      ...(url.basicAuth ? { defaultHeaders: { Authorization: url.basicAuth } } : {}),
+    });
   }
 
   /**
    * One chat completion. Sends messages, temperature, top_p, max_tokens, seed, logprobs when asked, and
    * `response_format: {type: 'json_schema', json_schema: {name, schema, strict: true}}` for `responseFormat`.
+   * The whole request (connect, headers, body) must finish within `timeoutMs`; the body is read at most
+   * `maxResponseBytes` far. The answer is checked and normalised by `completionFromBody` (non-string content, usage
+   * counts, finish reason, logprobs).
+   * @returns `{text, logprobs?, usage: {promptTokens, completionTokens} (non-negative integers), finishReason, latencyMs}`
    * @throws `ModelCallError` (retryable by the ModelClient, issue #5 item 3): `rate-limit` on HTTP 429 (with
-   *   `retryAfterMs` from `retry-after-ms` / `retry-after`), `server` on 5xx, `timeout` when no answer came within
-   *   `timeoutMs` (or HTTP 408), `connection` when the endpoint is unreachable or dropped the connection; not retryable:
-   *   `client` on other 4xx (e.g. 400 context length, 422). `HptError` `E_AUTH` on HTTP 401/403 and `E_ENDPOINT` when the
-   *   endpoint does not know the model (404) or answers without choices: these end the run. Messages never contain the key.
+   *   `retryAfterMs` from `retry-after-ms` / `retry-after`), `server` on 5xx or a malformed body, `timeout` when the
+   *   response (headers and body) was not complete within `timeoutMs` (or HTTP 408), `connection` when the endpoint is
+   *   unreachable or dropped the connection; not retryable: `client` on other 4xx (e.g. 400 context length, 422), on a
+   *   response over `maxResponseBytes`, and on non-text message content. `HptError` `E_AUTH` on HTTP 401/403 and
+   *   `E_ENDPOINT` when the endpoint does not know the model (404) or answers without a chat completion: these end the
+   *   run. Messages never contain the key or the base URL's credentials.
    */
   async generate(request: ModelRequest): Promise<ModelResponse> {
     const started = performance.now();
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    const deadline = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      deadline.abort();
+    }, this.timeoutMs);
+    let data: unknown;
+    let contentType: string | null = null;
     try {
-      completion = await this.client.chat.completions.create({
-        model: this.model,
-        messages: request.messages,
-        temperature: request.temperature,
-        top_p: request.topP,
-        max_tokens: request.maxTokens,
-        ...(request.seed !== undefined ? { seed: request.seed } : {}),
-        ...(request.logprobs ? { logprobs: true } : {}),
-        ...(request.responseFormat
-          ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true } } }
-          : {}),
-      });
+      const { data: body, response } = await this.client.chat.completions
+        .create(
+          {
+            model: this.model,
+            messages: request.messages,
+            temperature: request.temperature,
+            top_p: request.topP,
+            max_tokens: request.maxTokens,
+            ...(request.seed !== undefined ? { seed: request.seed } : {}),
+            ...(request.logprobs ? { logprobs: true } : {}),
+            ...(request.responseFormat
+              ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true } } }
+              : {}),
+          },
+          { signal: deadline.signal },
+        )
+        .withResponse();
+      data = body as unknown;
+      contentType = response.headers.get('content-type');
     } catch (e) {
-      throw this.explain(e);
+      throw expired ? this.timedOut() : this.explain(e);
+    } finally {
+      clearTimeout(timer);
     }
-    const choice = completion.choices?.[0];
-    if (!choice) throw new HptError('E_ENDPOINT', `${this.baseUrl} returned no choices for model ${this.model}`);
-    const logprobs = choice.logprobs?.content?.map((t) => t.logprob);
     return {
-      text: choice.message?.content ?? '',
-      ...(logprobs && logprobs.length ? { logprobs } : {}),
-      usage: { promptTokens: completion.usage?.prompt_tokens ?? 0, completionTokens: completion.usage?.completion_tokens ?? 0 },
-      finishReason: choice.finish_reason ?? 'unknown',
+      ...completionFromBody(data, { endpoint: this.endpoint, model: this.model, maxResponseBytes: this.maxResponseBytes, contentType }),
       latencyMs: performance.now() - started,
     };
   }
 
+  private timedOut(extra?: { status?: number }): ModelCallError {
+    const seconds = Number((this.timeoutMs / 1000).toFixed(3));
+    return new ModelCallError(
+      'timeout',
+      `request to ${this.endpoint} timed out after ${seconds} s (model ${this.model}; --timeout covers the whole response, headers and body); raise --timeout or check the server`,
+      extra,
+    );
+  }
+
   private explain(e: unknown): HptError {
-    const redact = (s: string) => (this.apiKey && this.apiKey !== 'EMPTY' ? s.split(this.apiKey).join('[redacted]') : s);
-    const where = `${this.baseUrl} (model ${this.model})`;
+    const redact = (s: string) => oneLine(redactSecrets(s, this.secrets));
+    const where = `${this.endpoint} (model ${this.model})`;
+    const tooLarge = findTooLarge(e);
+    if (tooLarge) return new ModelCallError('client', `${where}: ${tooLarge.message}`);
     // APIConnectionTimeoutError extends APIConnectionError: test it first
-    if (e instanceof APIConnectionTimeoutError) {
-      return new ModelCallError('timeout', `request to ${this.baseUrl} timed out (model ${this.model}); raise --timeout or check the server`);
-    }
+    if (e instanceof APIConnectionTimeoutError) return this.timedOut();
     if (e instanceof APIConnectionError) {
       return new ModelCallError(
         'connection',
-        `cannot reach ${this.baseUrl} (${redact(String((e.cause as Error | undefined)?.message ?? e.message))}); check --base-url / OPENAI_BASE_URL and that the server is running`,
+        `cannot reach ${this.endpoint} (${redact(String((e.cause as Error | undefined)?.message ?? e.message))}); check --base-url / OPENAI_BASE_URL and that the server is running`,
       );
     }
     if (e instanceof APIError) {
       const status = e.status;
       if (status === 401 || status === 403) {
-        return new HptError('E_AUTH', `HTTP ${status} from ${this.baseUrl}: the API key in ${this.keyEnv} was rejected; set a valid key (or --api-key-env NAME)`);
+        if (this.basicAuth) return new HptError('E_AUTH', `HTTP ${status} from ${this.endpoint}: the user name and password in --base-url (sent as HTTP Basic auth) were rejected`);
+        return new HptError('E_AUTH', `HTTP ${status} from ${this.endpoint}: the API key in ${this.keyEnv} was rejected; set a valid key (or --api-key-env NAME)`);
       }
-      if (status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.baseUrl}: model '${this.model}' or the chat completions route was not found`);
+      if (status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.endpoint}: model '${this.model}' or the chat completions route was not found`);
       const message = `HTTP ${status ?? '?'} from ${where}: ${redact(e.message)}`;
       const retryAfterMs = parseRetryAfter(e.headers);
       const extra = { ...(status !== undefined ? { status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
@@ -125,6 +215,6 @@ export class OpenAIChatModel implements Model {
     const cause = (e as Error | undefined)?.cause as Error | undefined;
     const detail = redact(`${(e as Error)?.message ?? String(e)}${cause?.message ? ` (${cause.message})` : ''}`);
     if (e instanceof SyntaxError) return new ModelCallError('server', `${where} answered with a malformed response: ${detail}`);
-    return new ModelCallError('connection', `request to ${this.baseUrl} failed: ${detail}`);
+    return new ModelCallError('connection', `request to ${this.endpoint} failed: ${detail}`);
   }
 }

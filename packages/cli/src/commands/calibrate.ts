@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import {
@@ -17,6 +17,7 @@ import {
   judgeTaskTemplate,
   ModelClient,
   parseAnnotationsJsonl,
+  readJsonText,
   resolveDatasetSource,
   resolveModel,
   runJudgeCalibration,
@@ -28,8 +29,7 @@ import {
   type CalibrationResult,
   type Json,
 } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
+import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
 /** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21; issue #6 item 4). */
 export default class Calibrate extends HptCommand {
@@ -202,7 +202,7 @@ async function readAnnotations(file: string): Promise<AnnotationRow[]> {
   if (!existsSync(file)) throw new HptError('E_DATA', `annotations file ${file} does not exist`);
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readJsonText(file);
   } catch (e) {
     throw new HptError('E_DATA', `cannot read annotations file ${file}: ${(e as Error).message}`);
   }
@@ -229,7 +229,7 @@ async function readAnnotations(file: string): Promise<AnnotationRow[]> {
 
 /** The human-readable result: HPI_Dataset (full precision and rounded), n and the four rule means. */
 function renderCalibration(r: CalibrationResult & { source?: string }, dataset: string | undefined, savedIn: string | undefined): string {
-  const t = new Table({ style: tableStyle(), head: ['', dataset ?? 'HPI_Dataset'] });
+  const t = new TerminalTable({ head: ['', dataset ?? 'HPI_Dataset'] });
   t.push(['HPI_Dataset', `${r.hpiDataset} (${r.hpiDataset.toFixed(2)})`], ['samples (n)', String(r.n)]);
   const names = ['Basic Recall and Reproduction', 'Understanding and Interpretation', 'Analysis and Reasoning', 'Application of Knowledge and Execution'];
   r.ruleMeans.forEach((m, i) => t.push([`rule ${i + 1} mean (${names[i]})`, m.toFixed(4)]));

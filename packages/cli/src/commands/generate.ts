@@ -3,8 +3,7 @@ import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { checkFilters, HptError, instantiate, type CompatMode, type Dataset } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { filtersFrom, generatorFlags, HptCommand, tableStyle } from '../base.js';
+import { filtersFrom, generatorFlags, HptCommand, TerminalTable } from '../base.js';
 
 /** What `hpt-bench generate --json` prints: where the records went and how many per task. */
 export interface GenerateSummary {
@@ -114,7 +113,7 @@ modes. The file is written to a temporary name and renamed when complete. Feed i
       return;
     }
     if (toStdout) return;
-    const t = new Table({ head: ['task', 'records'], style: tableStyle() });
+    const t = new TerminalTable({ head: ['task', 'records'] });
     for (const [task, count] of Object.entries(tasks)) t.push([task, String(count)]);
     t.push(['total', String(n)]);
     process.stdout.write(`${t.toString()}\nwrote ${n} records of ${dc.qualifiedId} (seed ${flags.seed}, ${compat}) to ${path} in ${summary.ms} ms\n`);

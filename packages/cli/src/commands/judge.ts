@@ -26,8 +26,7 @@ import {
   type Model,
 } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
-import Table from 'cli-table3';
-import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
+import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
 /** `hpt-bench judge`: LLM-as-a-judge rating of each HPF level's prompts on the four HPT rules (hpt.md §5.4). */
 export default class Judge extends HptCommand {
@@ -190,7 +189,7 @@ const fmt = (v: number | null): string => (v === null ? '-' : v.toFixed(2));
 
 /** The human-readable result: one row per level, means rounded to 2 decimals for display only (hpt.md §9 #20). */
 export function renderJudge(levels: JudgeLevelResult[], s: { dataset: string; model: string; helperModel: string; items: number; errored: number }): string {
-  const t = new Table({ style: tableStyle(), head: ['level', 'strategy', 'rule 1 recall', 'rule 2 understanding', 'rule 3 analysis', 'rule 4 application', 'total', 'n', 'invalid'] });
+  const t = new TerminalTable({ head: ['level', 'strategy', 'rule 1 recall', 'rule 2 understanding', 'rule 3 analysis', 'rule 4 application', 'total', 'n', 'invalid'] });
   for (const l of levels) t.push([String(l.level), l.strategy, fmt(l.score1), fmt(l.score2), fmt(l.score3), fmt(l.score4), fmt(l.total), String(l.n), String(l.invalid)]);
   const helper = s.helperModel === s.model ? '' : `, helper ${s.helperModel}`;
   const errored = s.errored ? `; ${s.errored} ratings failed after retries and are left out` : '';

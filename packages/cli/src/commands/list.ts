@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core';
 import type { ContributionKind } from '@hpt-bench/core';
-import Table from 'cli-table3';
-import { HptCommand, tableStyle } from '../base.js';
+import { HptCommand, TerminalTable } from '../base.js';
 
 const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders', 'selectors'];
 
@@ -38,7 +37,7 @@ export default class List extends HptCommand {
       return;
     }
     for (const kind of kinds) {
-      const t = new Table({ head: [kind, 'plugin', 'details'], style: tableStyle() });
+      const t = new TerminalTable({ head: [kind, 'plugin', 'details'] });
       for (const row of out[kind] as Record<string, unknown>[]) {
         const details = row.levels ? (row.levels as string[]).join(' > ') : row.hpiDataset !== undefined ? `scorer ${String(row.scorer)}, HPI_Dataset ${String(row.hpiDataset)}` : String(row.description ?? '');
         t.push([String(row.id), String(row.plugin), details.length > 70 ? `${details.slice(0, 67)}...` : details]);

@@ -1,11 +1,10 @@
-import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, createRngFactory, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
+import { assertValid, readJsonText, createRngFactory, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
-import Table from 'cli-table3';
-import { checkEndpointUrl, endpointFlags, filtersFrom, generatorFlags, HptCommand, modelOptionsFrom, numberFlag, tableStyle } from '../base.js';
+import { checkEndpointUrl, endpointFlags, filtersFrom, generatorFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -48,7 +47,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     resume: Flags.string({ description: 'continue this run id (see `hpt-bench runs`) with its stored configuration; recorded samples are kept', helpGroup: 'EXECUTION' }),
     new: Flags.boolean({ description: 'start a new run even when an unfinished run with the same configuration exists (default: continue it)', default: false, helpGroup: 'EXECUTION' }),
     'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
-    'max-response-bytes': Flags.integer({ description: 'largest completion kept, in bytes: a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, helpGroup: 'EXECUTION' }),
+    'max-response-bytes': Flags.integer({ description: 'largest model response in bytes (HTTP body and completion text): a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, max: 268_435_456, helpGroup: 'EXECUTION' }),
     'unsafe-sandbox': Flags.boolean({ description: 'execute model-written code (HumanEval) even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
     prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
     ...generatorFlags,
@@ -221,7 +220,7 @@ function storedConfig(storePath: string, runId: string): RunConfig {
 function readPrices(path: string): Record<string, { input: number; output: number }> {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readJsonText(path));
   } catch (e) {
     throw new HptError('E_CONFIG', `cannot read prices file ${path}: ${(e as Error).message}`);
   }
@@ -303,7 +302,7 @@ export function metricRows(metrics: Record<string, Json>, prefix = ''): [string,
 
 /** The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20). */
 export function renderSummary(s: RunSummary, storePath: string): string {
-  const t = new Table({ style: tableStyle(), head: ['', s.dataset] });
+  const t = new TerminalTable({ head: ['', s.dataset] });
   t.push(['model', s.model]);
   if (s.mode === 'adaptive') t.push(['mode', `adaptive (selector ${s.selector}; a sample solved by level x at iteration i scores x + i)`]);
   t.push(['samples (n)', s.samples ? `${s.n} (${s.n / s.samples} x ${s.samples} replicates)` : String(s.n)], ['HPI (lower is better)', s.hpi.toFixed(3)], ['accuracy', `${(100 * s.accuracy).toFixed(2)}%`]);

@@ -1,18 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
-import { HptError } from '@hpt-bench/core';
+import { HptError, readJsonText } from '@hpt-bench/core';
 import { scoreStandalone, STANDALONE_METRICS } from '@hpt-bench/metrics';
 import { HptCommand } from '../base.js';
 
 /**
  * Read the segments of a predictions/references file: `.jsonl` = one JSON string per line (multi-line segments);
- * anything else = plain text, one segment per line (a final newline does not add a segment; `\r\n` is accepted).
+ * anything else = plain text, one segment per line (a final newline does not add a segment; `\r\n` is accepted). A
+ * leading UTF-8 byte order mark is not part of the first segment.
  * @throws HptError `E_DATA` naming the file (and line) when it is missing or a JSONL line is not a JSON string.
  */
 export function readSegments(path: string): string[] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readJsonText(path);
   } catch (e) {
     throw new HptError('E_DATA', `cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
+import { basename } from 'node:path';
 import type { Dataset, DatasetLoadOptions, Json, Sample } from '../contracts.js';
 import { HptError } from '../errors.js';
-import type { DatasetDecl } from '../plugins/manifest.js';
+import { resolvePluginPath, type DatasetDecl } from '../plugins/manifest.js';
 import { readRecords } from './files.js';
 import { loadHubRows } from './hub.js';
 
@@ -69,13 +69,20 @@ export class DeclarativeDataset implements Dataset {
 
   /**
    * @param decl the manifest's dataset declaration (with `fields` and `target`).
-   * @param root the plugin root that relative paths in `decl` are resolved against.
+   * @param root the plugin root that relative paths in `decl` are resolved against (they must stay inside it).
+   * @param pluginName the plugin's package name, for messages (default: the root's directory name).
    */
   constructor(
     private readonly decl: DatasetDecl,
     private readonly root: string,
+    private readonly pluginName?: string,
   ) {
     this.id = decl.id;
+  }
+
+  /** A shipped file of the plugin, checked to stay inside its root (`resolvePluginPath`; E_MANIFEST otherwise). */
+  private pluginPath(rel: string, what: string): string {
+    return resolvePluginPath({ name: this.pluginName ?? basename(this.root), root: this.root }, rel, `dataset '${this.id}' ${what}`);
   }
 
   private source(options: Pick<DatasetLoadOptions, 'data' | 'split'>):
@@ -83,13 +90,13 @@ export class DeclarativeDataset implements Dataset {
     | { kind: 'hub'; hub: { dataset: string; config?: string; split: string } } {
     if (options.data) return { kind: 'file', path: options.data };
     const split = options.split ?? this.decl.defaultSplit;
-    if (split && this.decl.splits?.[split]) return { kind: 'file', path: join(this.root, this.decl.splits[split]) };
+    if (split && this.decl.splits?.[split]) return { kind: 'file', path: this.pluginPath(this.decl.splits[split], `split ${split}`) };
     if (this.decl.hub) {
       const hubSplit = split ?? this.decl.hub.split;
       if (!hubSplit) throw new HptError('E_CONFIG', `dataset ${this.id}: no split given (use --split)`);
       return { kind: 'hub', hub: { dataset: this.decl.hub.dataset, config: this.decl.hub.config, split: hubSplit } };
     }
-    if (this.decl.file && !split) return { kind: 'file', path: join(this.root, this.decl.file) };
+    if (this.decl.file && !split) return { kind: 'file', path: this.pluginPath(this.decl.file, 'file') };
     const known = Object.keys(this.decl.splits ?? {});
     throw new HptError('E_CONFIG', `dataset ${this.id} has no split '${split}'${known.length ? ` (shipped splits: ${known.join(', ')})` : ''}; pass --data FILE`);
   }

@@ -1,12 +1,48 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { HptError } from '../errors.js';
+
+/** U+FEFF, the byte order mark some editors (Notepad, Excel's "CSV UTF-8") put at the start of a UTF-8 file. */
+const BOM = '\uFEFF';
+
+/**
+ * `text` without a leading UTF-8 byte order mark (U+FEFF), which JSON does not allow (RFC 8259 §8.1: parsers "MAY
+ * ignore" it) but editors write. Only the first character is looked at; a U+FEFF elsewhere is data and stays.
+ */
+export function stripBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/**
+ * Read a UTF-8 text file (JSON, JSONL, CSV, plain text) as a string without its leading byte order mark, if any — the
+ * one way every JSON input of hpt-bench is read (data files, prompt packs, plugin manifests, ladder, prices and
+ * annotation files), so a BOM written by an editor never makes a file "not valid JSON".
+ * @param path file path.
+ * @returns the file's text, BOM stripped (invalid UTF-8 sequences become U+FFFD, as with `readFileSync(path, 'utf8')`).
+ * @throws the `fs` error (ENOENT, EISDIR, EACCES, ...) unchanged; callers wrap it in an `HptError` naming the file.
+ */
+export function readJsonText(path: string): string {
+  return stripBom(readFileSync(path, 'utf8'));
+}
+
+/**
+ * The reason of a `JSON.parse` error without the excerpt of the input V8 quotes in some messages
+ * (`Unexpected token 'r', "root:x:0:0:"... is not valid JSON` -> `Unexpected token (not valid JSON)`); messages that
+ * only give a position (`... in JSON at position 12`, `Unexpected end of JSON input`) are kept. Used where the file
+ * comes from a plugin or another untrusted place, so an error never echoes the file's contents.
+ */
+export function jsonErrorReason(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  if (/ is not valid JSON$/.test(message) || /^Unexpected token\b/.test(message)) return 'Unexpected token (not valid JSON)';
+  return message.split('\n')[0]!.slice(0, 200);
+}
 
 /**
  * Stream the records of a local data file.
  * - `.jsonl` / `.ndjson`: one JSON object per non-blank line, read line by line (flat memory).
  * - `.json`: a JSON array of objects, or a Hugging Face datasets-server page `{ "rows": [{ "row": {...} }] }`.
+ * A leading UTF-8 byte order mark is ignored (`stripBom`).
  *
  * @param path file path.
  * @yields plain objects in file order.
@@ -20,8 +56,9 @@ export async function* readRecords(path: string): AsyncGenerator<Record<string, 
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {
     const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
     let line = 0;
-    for await (const text of rl) {
+    for await (const raw of rl) {
       line++;
+      const text = line === 1 ? stripBom(raw) : raw;
       if (!text.trim()) continue;
       let v: unknown;
       try {
@@ -41,7 +78,7 @@ export async function* readRecords(path: string): AsyncGenerator<Record<string, 
   if (!lower.endsWith('.json')) throw new HptError('E_DATA', `unsupported data file type: ${path} (use .json or .jsonl)`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
+    parsed = JSON.parse(stripBom(await readFile(path, 'utf8')));
   } catch (e) {
     throw new HptError('E_DATA', `${path} is not valid JSON: ${(e as Error).message}`);
   }

@@ -4,6 +4,7 @@
  * representative sample (the automation the paper names as future work).
  */
 import type { PromptPack, Sample } from '../contracts.js';
+import { stripBom } from '../data/files.js';
 import { HptError, isModelCallError } from '../errors.js';
 import { fillTemplate } from '../prompt/template.js';
 import { forEachConcurrent } from '../run/pool.js';
@@ -93,7 +94,7 @@ export function annotationRow(values: Record<string, unknown>, file: string, lin
  */
 export function parseAnnotationsJsonl(text: string, file: string): AnnotationRow[] {
   const rows: AnnotationRow[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const lines = stripBom(text).split(/\r?\n/);
   for (const [i, raw] of lines.entries()) {
     if (!raw.trim()) continue;
     let value: unknown;

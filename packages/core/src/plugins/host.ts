@@ -5,8 +5,9 @@ import type { Json } from '../contracts.js';
 import { HptError, isHptError } from '../errors.js';
 import { assertValidAgainst } from '../schema.js';
 import { Tokens } from '../tokens.js';
-import { readPluginManifest, type PluginSource } from './manifest.js';
-import { Registry, type Contribution, type ContributionKind } from './registry.js';
+import { readJsonText } from '../data/files.js';
+import { declaredIds, readPluginManifest, resolvePluginPath, type PluginSource } from './manifest.js';
+import { Registry, type BrokenPlugin, type Contribution, type ContributionKind } from './registry.js';
 
 /** A package directory to inspect for a manifest, and where it came from. */
 export interface PluginEntry {
@@ -14,18 +15,58 @@ export interface PluginEntry {
   origin: PluginSource['origin'];
 }
 
+/** Options of `discoverPlugins`. */
+export interface DiscoverOptions {
+  /**
+   * Called once for each installed plugin (origin `installed`: `plugins link` / `plugins install`) that cannot be
+   * loaded — unreadable package.json, invalid manifest, a path outside its root — after it was left out of the
+   * registry. The CLI prints it as a warning on stderr. Built-in and `--plugin DIR` plugins still fail discovery.
+   */
+  onBroken?: (plugin: BrokenPlugin) => void;
+}
+
 /**
  * Discovery: read the manifest of every entry (oclif's plugin list, built-ins included, then `--plugin DIR`s) and
- * collect the contributions. Packages without an `hpt-bench` field are skipped.
- * @throws HptError `E_MANIFEST` / `E_PLUGIN` naming the plugin when a manifest is invalid.
+ * collect the contributions. Packages without an `hpt-bench` field are skipped. An installed plugin that cannot be
+ * loaded is left out and recorded in `registry.broken` (so a run that asks for one of its ids is told why it is
+ * missing) and reported through `options.onBroken`; every other command works without it.
+ * @throws HptError `E_MANIFEST` / `E_PLUGIN` naming the plugin when the manifest of a built-in or a `--plugin DIR`
+ *   plugin is invalid.
  */
-export function discoverPlugins(entries: PluginEntry[]): Registry {
+export function discoverPlugins(entries: PluginEntry[], options: DiscoverOptions = {}): Registry {
   const registry = new Registry();
   for (const e of entries) {
-    const source = readPluginManifest(e.root, e.origin);
+    let source: PluginSource | undefined;
+    try {
+      source = readPluginManifest(e.root, e.origin);
+    } catch (err) {
+      if (e.origin !== 'installed' || !isHptError(err)) throw err;
+      const broken = brokenPlugin(e, err);
+      registry.addBroken(broken);
+      options.onBroken?.(broken);
+      continue;
+    }
     if (source) registry.add(source);
   }
   return registry;
+}
+
+/** What is known of a plugin whose manifest failed: its name and the ids it declares (read tolerantly), and why. */
+function brokenPlugin(e: PluginEntry, err: HptError): BrokenPlugin {
+  let name = e.root.split(/[\\/]/).filter(Boolean).pop() ?? e.root;
+  let declares: BrokenPlugin['declares'];
+  try {
+    const pj = JSON.parse(readJsonText(join(e.root, 'package.json'))) as Record<string, unknown>;
+    if (typeof pj.name === 'string') name = pj.name;
+    let raw = pj['hpt-bench'];
+    if (typeof raw === 'string') raw = JSON.parse(readJsonText(resolvePluginPath({ name, root: e.root }, raw, 'manifest file')));
+    declares = declaredIds(raw);
+  } catch {
+    declares = undefined;
+  }
+  // the reason without the leading "plugin <name>: " (the warning names the plugin already)
+  const reason = err.message.startsWith(`plugin ${name}: `) ? err.message.slice(`plugin ${name}: `.length) : err.message;
+  return { name, root: e.root, reason, declares };
 }
 
 const KIND_TOKEN: Record<ContributionKind, InjectionToken<Contribution>> = {
@@ -53,13 +94,41 @@ export function createRunContainer(registry: Registry, parent: DependencyContain
 const moduleCache = new Map<string, Promise<Record<string, unknown>>>();
 
 /**
- * Load the class a code contribution names (`module` relative to the plugin root, `export`).
- * @throws HptError `E_PLUGIN` when the module cannot be imported or does not export a class of that name.
+ * Why a module could not be imported, in words that never quote the file: a syntax error says only that (V8's message
+ * and stack quote the offending source line), a Node error gives its code, anything the module threw on evaluation
+ * gives its class and the first line of its message (at most 200 characters).
+ */
+export function importErrorReason(e: unknown): string {
+  if (e instanceof SyntaxError || (e instanceof Error && e.name === 'SyntaxError')) return 'it is not a valid JavaScript module (SyntaxError)';
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const known: Record<string, string> = {
+    ERR_MODULE_NOT_FOUND: 'the file (or a module it imports) does not exist',
+    ENOENT: 'the file does not exist',
+    EACCES: 'the file cannot be read (permission denied)',
+    EISDIR: 'it is a directory',
+    ERR_UNKNOWN_FILE_EXTENSION: 'Node cannot import files of this extension',
+    ERR_UNSUPPORTED_DIR_IMPORT: 'it is a directory',
+    ERR_IMPORT_ATTRIBUTE_MISSING: 'it is not a JavaScript module (a JSON file?)',
+    ERR_IMPORT_ASSERTION_TYPE_MISSING: 'it is not a JavaScript module (a JSON file?)',
+    ERR_REQUIRE_ESM: 'it requires an ES module',
+  };
+  if (typeof code === 'string') return known[code] ?? code;
+  if (e instanceof Error) return `${e.name}: ${(e.message.split('\n')[0] ?? '').slice(0, 200)}`;
+  return `it threw ${typeof e}`;
+}
+
+/**
+ * Load the class a code contribution names (`module` relative to the plugin root, `export`). The module path is
+ * checked again right before the import (`resolvePluginPath`: inside the plugin root, symbolic links followed).
+ * @throws HptError `E_MANIFEST` when the module path leaves the plugin root; `E_PLUGIN` when the module cannot be
+ *   imported (naming the plugin, the module path and the reason, never the file's contents) or does not export a class
+ *   of that name.
  */
 export async function loadContributionClass(c: Contribution): Promise<new (...args: never[]) => unknown> {
   const decl = c.decl as { module?: string; export?: string };
+  const what = `${c.kind.slice(0, -1)} '${c.id}'`;
   if (!decl.module || !decl.export) throw new HptError('E_PLUGIN', `${c.qualifiedId} is declarative and has no module`);
-  const file = join(c.plugin.root, decl.module);
+  const file = resolvePluginPath(c.plugin, decl.module, `${what} module`);
   let mod = moduleCache.get(file);
   if (!mod) {
     mod = import(pathToFileURL(file).href) as Promise<Record<string, unknown>>;
@@ -70,7 +139,7 @@ export async function loadContributionClass(c: Contribution): Promise<new (...ar
     loaded = await mod;
   } catch (e) {
     moduleCache.delete(file);
-    throw new HptError('E_PLUGIN', `plugin ${c.plugin.name}: cannot load ${decl.module} for ${c.kind.slice(0, -1)} '${c.id}': ${(e as Error).message}`);
+    throw new HptError('E_PLUGIN', `plugin ${c.plugin.name} failed to load: cannot import ${decl.module} for ${what}: ${importErrorReason(e)}`);
   }
   const cls = loaded[decl.export];
   if (typeof cls !== 'function') {

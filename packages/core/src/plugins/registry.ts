@@ -27,6 +27,18 @@ export interface Contribution<K extends ContributionKind = ContributionKind> {
   decl: DeclOf[K];
 }
 
+/**
+ * An installed plugin that discovery left out because it could not be loaded (`discoverPlugins`): its package name
+ * (or directory name), root, the reason (one line, no file contents) and, when its manifest could be read at all, the
+ * ids it declares per kind (`undefined`: unknown).
+ */
+export interface BrokenPlugin {
+  name: string;
+  root: string;
+  reason: string;
+  declares: Partial<Record<ContributionKind, string[]>> | undefined;
+}
+
 const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder', selectors: 'selector' };
 
 /**
@@ -51,6 +63,8 @@ export function didYouMean(wanted: string, known: Iterable<string>): string[] {
  */
 export class Registry {
   readonly plugins: PluginSource[] = [];
+  /** Installed plugins that failed to load and were left out (see `BrokenPlugin`), in discovery order. */
+  readonly broken: BrokenPlugin[] = [];
   private readonly byKind = new Map<ContributionKind, Contribution[]>();
 
   /** Add a plugin's contributions. @throws HptError `E_PLUGIN` when the same package is added twice from two roots. */
@@ -69,6 +83,11 @@ export class Registry {
     }
   }
 
+  /** Record an installed plugin that failed to load, so that `get` can say why an id it declares is missing. */
+  addBroken(plugin: BrokenPlugin): void {
+    this.broken.push(plugin);
+  }
+
   /** All contributions of a kind, in discovery order. */
   list<K extends ContributionKind>(kind: K): Contribution<K>[] {
     return (this.byKind.get(kind) ?? []) as Contribution<K>[];
@@ -82,7 +101,9 @@ export class Registry {
   /**
    * The contribution of `kind` named `id` (plain, qualified or alias).
    * @throws HptError `E_UNKNOWN_ID` with "did you mean ..." suggestions and the known ids (sorted, so the message does not
-   *   depend on plugin discovery order), or `E_AMBIGUOUS_ID` listing the qualified ids.
+   *   depend on plugin discovery order), or `E_AMBIGUOUS_ID` listing the qualified ids. When a plugin that failed to
+   *   load declares `id`, the message says that plugin failed to load and why (a failed plugin whose ids could not be
+   *   read is named after the usual message).
    */
   get<K extends ContributionKind>(kind: K, id: string): Contribution<K> {
     const all = this.list(kind);
@@ -91,11 +112,27 @@ export class Registry {
     if (hits.length > 1) {
       throw new HptError('E_AMBIGUOUS_ID', `${SINGULAR[kind]} id '${id}' is contributed by several plugins; use one of: ${hits.map((h) => h.qualifiedId).join(', ')}`);
     }
+    const failed = this.brokenFor(kind, id);
+    if (failed.length) {
+      const why = failed.map((b) => `plugin ${b.name} failed to load (${b.reason})`).join('; ');
+      throw new HptError('E_UNKNOWN_ID', `${SINGULAR[kind]} '${id}' is not available: ${why}; fix the plugin, or remove it with \`hpt-bench plugins uninstall ${failed[0]!.name}\``);
+    }
     const known = all.flatMap((c) => this.names(c));
     const sugg = didYouMean(id, known);
     const hint = sugg.length ? ` Did you mean ${sugg.map((s) => `'${s}'`).join(' or ')}?` : '';
     const list = all.length ? ` Known ${kind}: ${[...new Set(all.map((c) => c.id))].sort().join(', ')}.` : ` No ${kind} are installed.`;
-    throw new HptError('E_UNKNOWN_ID', `unknown ${SINGULAR[kind]} '${id}'.${hint}${list}`);
+    const unreadable = this.broken.filter((b) => b.declares === undefined);
+    const note = unreadable.length ? ` Not loaded: ${unreadable.map((b) => `plugin ${b.name} failed to load (${b.reason})`).join('; ')}; it may contribute '${id}'.` : '';
+    throw new HptError('E_UNKNOWN_ID', `unknown ${SINGULAR[kind]} '${id}'.${hint}${list}${note}`);
+  }
+
+  /** The failed plugins whose manifest declares `id` of `kind` (plain, `<namespace>/<id>`, or an alias). */
+  private brokenFor(kind: ContributionKind, id: string): BrokenPlugin[] {
+    return this.broken.filter((b) => {
+      if (b.declares === undefined) return false;
+      const namespace = b.name.replace(/^@[^/]+\//, '');
+      return (b.declares[kind] ?? []).some((d) => d === id || `${namespace}/${d}` === id);
+    });
   }
 
   /** Whether some contribution of `kind` answers to `id`. */

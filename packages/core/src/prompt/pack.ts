@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PromptPack, Sample } from '../contracts.js';
+import { jsonErrorReason, readJsonText } from '../data/files.js';
 import { HptError } from '../errors.js';
 import { assertValid } from '../schema.js';
 import { GRADED_SYSTEM_PROMPT } from './assemble.js';
@@ -37,18 +37,21 @@ export function withGenericInput(sample: Sample): Sample {
 const packs = new Map<string, PromptPack>();
 
 /**
- * Load and validate a prompt pack file (schemas/prompt-pack.schema.json), cached by path.
- * @throws HptError `E_PACK` naming the file and the failing field; also when a chain's last step cue differs from the
- *   pack cue or a step's `pred` does not name an earlier step.
+ * Load and validate a prompt pack file (schemas/prompt-pack.schema.json), cached by path. A leading UTF-8 byte order
+ * mark is ignored.
+ * @throws HptError `E_PACK` naming the file and the failing field (a file that is not JSON: the reason without quoting
+ *   the file); also when a chain's last step cue differs from the pack cue or a step's `pred` does not name an earlier
+ *   step.
  */
 export function loadPromptPack(path: string): PromptPack {
   const cached = packs.get(path);
   if (cached) return cached;
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(readJsonText(path));
   } catch (e) {
-    throw new HptError('E_PACK', `cannot read prompt pack ${path}: ${(e as Error).message}`);
+    const reason = e instanceof SyntaxError ? jsonErrorReason(e) : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+    throw new HptError('E_PACK', `cannot read prompt pack ${path}: ${reason}`);
   }
   const pack = assertValid<PromptPack>('prompt-pack', raw, `prompt pack ${path}`, 'E_PACK');
   for (const [id, entry] of Object.entries(pack.strategies)) {

@@ -387,17 +387,44 @@ export function formatCell(cell: ReportCell, column: ReportColumn): string {
   return `${v} [${cell.ci[0].toFixed(d)}, ${cell.ci[1].toFixed(d)}]`;
 }
 
-const mdEscape = (s: string) => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+/**
+ * Text for one line of GitHub Markdown, shown as text: a backslash or pipe is escaped (table cells), line breaks become
+ * spaces, `&`, `<` and `>` become entities (so raw HTML from a model completion or data — `<script>`, `<img onerror>` —
+ * is printed, never rendered), and `](` is broken so `[text](url)` / `![alt](url)` cannot form a link or image.
+ */
+export function mdText(s: string): string {
+  return s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/\r\n|\r|\n/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\]\(/g, ']\\(');
+}
 
-/** One table as GitHub Markdown (heading, source, notes, pipe table; numbers right-aligned, rounded for display). */
+/** A Markdown code span holding `s` verbatim: a fence longer than any run of backticks in `s`, line breaks as spaces. */
+function mdCode(s: string): string {
+  const text = s.replace(/\r\n|\r|\n/g, ' ');
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/**
+ * One table as GitHub Markdown (heading, source, notes, pipe table; numbers right-aligned, rounded for display). Every
+ * text taken from the runs (model and dataset ids, labels, titles) passes through `mdText`, so HTML in it is shown as
+ * text.
+ */
 export function tableToMarkdown(t: ReportTable, level = 2): string {
-  const out = [`${'#'.repeat(level)} ${t.title}`, ''];
-  if (t.source) out.push(`Layout: ${t.source}.`, '');
+  const out = [`${'#'.repeat(level)} ${mdText(t.title)}`, ''];
+  if (t.source) out.push(`Layout: ${mdText(t.source)}.`, '');
   const numeric = t.columns.map((_, j) => t.rows.some((r) => typeof r[j]?.value === 'number'));
-  out.push(`| ${t.columns.map((c) => mdEscape(c.label)).join(' | ')} |`);
+  out.push(`| ${t.columns.map((c) => mdText(c.label)).join(' | ')} |`);
   out.push(`|${numeric.map((n) => (n ? ' ---: ' : ' --- ')).join('|')}|`);
-  for (const r of t.rows) out.push(`| ${t.columns.map((c, j) => mdEscape(formatCell(r[j] ?? { value: null }, c))).join(' | ')} |`);
-  if (t.notes.length) out.push('', ...t.notes.map((n) => `_${n}_`));
+  for (const r of t.rows) out.push(`| ${t.columns.map((c, j) => mdText(formatCell(r[j] ?? { value: null }, c))).join(' | ')} |`);
+  if (t.notes.length) out.push('', ...t.notes.map((n) => `_${mdText(n)}_`));
   return out.join('\n');
 }
 
@@ -407,7 +434,7 @@ export function reportToMarkdown(data: Pick<ReportData, 'runs' | 'bootstrap' | '
   const head = [
     '# hpt-bench report',
     '',
-    `${data.runs.length} run(s) from \`${data.store}\`. Intervals: bootstrap 95% percentile intervals, B = ${b.resamples} resamples of the samples, seed ${b.seed}. HPI: lower is better.`,
+    `${data.runs.length} run(s) from ${mdCode(data.store)}. Intervals: bootstrap 95% percentile intervals, B = ${b.resamples} resamples of the samples, seed ${b.seed}. HPI: lower is better.`,
   ].join('\n');
   return `${[head, ...tables.map((t) => tableToMarkdown(t))].join('\n\n')}\n`;
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import type { CompatMode, Dataset, GenerationSettings, Json, Model, PromptPack, Sample, Scorer, Selector, Strategy } from '../contracts.js';
 import { DeclarativeDataset } from '../data/declarative.js';
+import { readJsonText } from '../data/files.js';
 import { HptError, isHptError, isModelCallError } from '../errors.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
 import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
@@ -215,7 +215,7 @@ export function resolveLadder(registry: Registry, ladder: string): LadderDecl {
   if (ladder.endsWith('.json')) {
     let raw: unknown;
     try {
-      raw = JSON.parse(readFileSync(ladder, 'utf8'));
+      raw = JSON.parse(readJsonText(ladder));
     } catch (e) {
       throw new HptError('E_CONFIG', `cannot read ladder file ${ladder}: ${(e as Error).message}`);
     }

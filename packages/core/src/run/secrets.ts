@@ -54,9 +54,15 @@ export function urlSecrets(url: string | undefined): string[] {
   return [...out];
 }
 
-/** `message` with every occurrence of each secret replaced by `[redacted]` (empty secrets are ignored). */
+/**
+ * Secrets shorter than this are not redacted: replacing every `k` of a message for a one-letter test key would garble
+ * it, and no real credential is that short.
+ */
+export const MIN_SECRET_LENGTH = 6;
+
+/** `message` with every occurrence of each secret replaced by `[redacted]` (secrets under `MIN_SECRET_LENGTH` ignored). */
 export function redact(message: string, secrets: readonly string[] | undefined): string {
   let m = message;
-  for (const secret of secrets ?? []) if (secret) m = m.split(secret).join('[redacted]');
+  for (const secret of secrets ?? []) if (secret.length >= MIN_SECRET_LENGTH) m = m.split(secret).join('[redacted]');
   return m;
 }
