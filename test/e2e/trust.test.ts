@@ -273,6 +273,48 @@ describe('replies and signals', () => {
   });
 });
 
+describe('stalled bodies and credentials (items 5, 11)', () => {
+  it('a server that sends headers then stalls, or trickles a byte at a time, cannot hang a run past --timeout', async () => {
+    const store = join(dir, 'stall.db');
+    inject = (req) => {
+      const c = req.messages.at(-1)!.content;
+      if (/is q7 even\?/.test(c)) return { stall: true };
+      if (/is q8 even\?/.test(c)) return { trickle: { everyMs: 200 } };
+      return undefined;
+    };
+    const start = Date.now();
+    const r = await runCli(args(store, '--limit', '10', '--timeout', '1', '--max-retries', '1'), { timeoutMs: 60_000 });
+    const seconds = (Date.now() - start) / 1000;
+    expect(r.code, r.stderr).toBe(1);
+    const s = JSON.parse(r.stdout) as { errored: number; n: number; erroredSamples: { sampleId: string; error: string }[] };
+    expect(s).toMatchObject({ errored: 2, n: 8 });
+    expect(s.erroredSamples.map((e) => e.sampleId).sort()).toEqual(['b7', 'b8']);
+    expect(s.erroredSamples[0]!.error).toMatch(/timed out after 1 s/);
+    // two tries of 1 s each (plus backoff) per stalled sample, in parallel lanes: far below a hang
+    expect(seconds).toBeLessThan(20);
+    expect(storeState(store).runs[0]!.status).toBe('failed');
+    inject = () => undefined;
+  });
+
+  it('credentials in --base-url authenticate the calls but are never stored, cached or printed', async () => {
+    const store = join(dir, 'creds.db');
+    const secret = 'sekret-pass-4242';
+    const url = server.url.replace('http://', `http://alice:${secret}@`);
+    const before = server.requests.length;
+    const r = await runCli(args(store, '--limit', '4').map((a) => (a === server.url ? url : a)));
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.requests.length - before).toBe(4);
+    expect(server.requests.at(-1)!.authorization).toBe(`Basic ${Buffer.from(`alice:${secret}`).toString('base64')}`);
+    expect(r.stdout + r.stderr).not.toContain(secret);
+    const raw = readFileSync(store);
+    expect(raw.includes(Buffer.from(secret))).toBe(false);
+    const db = new Database(store, { readonly: true });
+    const config = JSON.parse((db.prepare('SELECT config FROM runs').get() as { config: string }).config) as { modelOptions: { baseUrl: string } };
+    expect(config.modelOptions.baseUrl).toBe(server.url);
+    db.close();
+  });
+});
+
 describe('files and stores (item 11)', () => {
   it('--out to a directory fails before any model call', async () => {
     const before = server.requests.length;
