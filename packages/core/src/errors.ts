@@ -29,6 +29,7 @@ export type ModelCallErrorKind = 'rate-limit' | 'server' | 'timeout' | 'connecti
  * retryable). `retryAfterMs` is the server's `retry-after-ms` / `retry-after` hint when it sent one. The ModelClient
  * retries the retryable kinds; when retries are exhausted the sample is recorded as errored with this message.
  * Auth failures (401/403) and an unknown model (404) stay plain `HptError`s (`E_AUTH`, `E_ENDPOINT`): they end the run.
+ * When one ends a run (the endpoint is down), the CLI exits with code 1, a runtime failure.
  */
 export class ModelCallError extends HptError {
   readonly kind: ModelCallErrorKind;
@@ -36,7 +37,7 @@ export class ModelCallError extends HptError {
   readonly retryAfterMs?: number;
 
   constructor(kind: ModelCallErrorKind, message: string, options?: { status?: number; retryAfterMs?: number; cause?: unknown }) {
-    super('E_MODEL_CALL', message, { cause: options?.cause });
+    super('E_MODEL_CALL', message, { cause: options?.cause, exitCode: 1 });
     this.name = 'ModelCallError';
     this.kind = kind;
     if (options?.status !== undefined) this.status = options.status;
