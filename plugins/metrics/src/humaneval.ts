@@ -7,10 +7,16 @@
  * - reference: what the authors' code did. Extract with `pp_humaneval` from prompt text + completion, run
  *   `code + "\n" + test` WITHOUT calling `check`, so "solved" only means the code and the test module execute
  *   without raising (a body-only completion fails, any wrong but well-formed full function passes).
+ * "Exits cleanly" / "without raising" means the program ran to its end (sandbox.ts: the harness's completion nonce),
+ * not exit code 0: `sys.exit(0)`, `os._exit(0)`, SystemExit, atexit hooks and signals are failures, as a SystemExit is
+ * in the reference harness (human-eval's execution.py). Before the run's first model call, `preflight` runs the
+ * sandbox escape suite (`checkSandbox`) once per process and refuses the run when a protection is missing, unless the
+ * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
  */
 import { HptError, type CompatMode, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
 import { badTarget, compatOf, intOption, pyStrip, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
+import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
 
 /** The fields of a HumanEval sample the scorer needs (`sample.input.code`, `.test`, `.entry_point`). */
 export interface HumanEvalProblem {
@@ -173,9 +179,10 @@ const WRONG_BODIES = ['    return None', '    pass', '    raise NotImplementedEr
 /**
  * Scorer `code-exec` (HumanEval). Sample: `input.code` (the HumanEval prompt), `input.test`, `input.entry_point`;
  * `target`: the canonical solution (a string; only `renderTarget` needs it).
- * Verdict: `{ solved: program exited 0 within the timeout, score: 1|0, extracted: the extracted code (string) }`.
+ * Verdict: `{ solved: the program ran to its end within the timeout, score: 1|0, extracted: the extracted code }`.
  * Options (`ctx.options`): `timeoutMs` (integer 100..600000, default 3000), `memoryMb` (64..65536, default 1024),
- * `python` (interpreter path, default: the system python3).
+ * `python` (interpreter path, default: the system python3), `unsafeSandbox` (true: run model code even when the
+ * preflight finds a sandbox protection missing).
  * Throws HptError `E_DATA` for malformed samples, `E_CONFIG` for bad options, and `E_SANDBOX` when the sandbox cannot
  * run Python at all (no python3 usable by the sandbox user), rather than scoring every sample as failed.
  * Aggregate: `pass@k` (unbiased estimator over replicates; k = 1, and 10/100 when enough replicates), plus
@@ -183,6 +190,28 @@ const WRONG_BODIES = ['    return None', '    pass', '    raise NotImplementedEr
  */
 export class HumanEvalScorer implements Scorer {
   readonly id = 'code-exec';
+
+  /**
+   * Before the run's first model call: runs the sandbox escape suite (`checkSandbox`, a few seconds) once per process
+   * and interpreter (memoized) and returns a compact record of it for the run (`sandboxPreflightRecord`).
+   * @throws HptError `E_SANDBOX` (exit code 1) naming the missing protections when one does not hold, unless
+   *   `ctx.options.unsafeSandbox === true`; then the record says `unsafe: true`. `E_CONFIG` for a bad `python` option.
+   */
+  async preflight(ctx: ScoreContext): Promise<Record<string, Json>> {
+    const python = runOptions(ctx).python;
+    const report = await memoizedCheck(python);
+    const record = sandboxPreflightRecord(report);
+    if (report.holds) return record;
+    if (ctx.options?.unsafeSandbox !== true) {
+      const missing = report.missing.map((p) => `${p} (${report.protections[p].detail.slice(0, 160)})`).join('; ');
+      throw new HptError(
+        'E_SANDBOX',
+        `scorer "code-exec": the code sandbox does not hold on this machine (mode ${report.mode}), missing: ${missing}; run \`hpt-bench sandbox check\` for details, or pass --unsafe-sandbox to run model code anyway`,
+        { exitCode: 1 },
+      );
+    }
+    return { ...record, unsafe: true, summary: `UNSAFE sandbox (--unsafe-sandbox): model code ran although ${report.missing.join(', ')} ${report.missing.length === 1 ? 'does' : 'do'} not hold (mode ${report.mode})` };
+  }
 
   /** Extracts the code, runs the program in the sandbox and records the outcome (see the class docs). */
   async score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Promise<Verdict> {
@@ -236,6 +265,42 @@ export class HumanEvalScorer implements Scorer {
       },
     };
   }
+}
+
+const checks = new Map<string, Promise<SandboxCheckReport>>();
+
+/** `checkSandbox` once per process and interpreter (the machine does not change during a run). */
+function memoizedCheck(python: string | undefined): Promise<SandboxCheckReport> {
+  const key = python ?? '';
+  let p = checks.get(key);
+  if (!p) {
+    p = checkSandbox(python === undefined ? {} : { python });
+    checks.set(key, p);
+  }
+  return p;
+}
+
+/**
+ * The compact form of a sandbox check kept with a run (a few hundred bytes of JSON): `{ check: 'sandbox', mode,
+ * holds, missing: [names], protections: {name: boolean}, user, memory ('cgroup'|'rlimit'), durationMs, summary }`.
+ */
+export function sandboxPreflightRecord(report: SandboxCheckReport): Record<string, Json> {
+  const protections: Record<string, Json> = {};
+  for (const [name, r] of Object.entries(report.protections)) protections[name] = r.holds;
+  const n = Object.keys(report.protections).length;
+  return {
+    check: 'sandbox',
+    mode: report.mode,
+    holds: report.holds,
+    missing: [...report.missing],
+    protections,
+    user: report.isolation.user,
+    memory: report.isolation.memory,
+    durationMs: report.durationMs,
+    summary: report.holds
+      ? `sandbox: all ${n} protections hold (${report.mode}, ${report.isolation.user}, memory ${report.isolation.memory}; checked in ${(report.durationMs / 1000).toFixed(1)} s)`
+      : `sandbox: ${report.missing.join(', ')} ${report.missing.length === 1 ? 'does' : 'do'} not hold (${report.mode})`,
+  };
 }
 
 function runOptions(ctx: ScoreContext): RunPythonOptions {
