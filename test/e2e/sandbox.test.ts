@@ -11,6 +11,7 @@ import { spawn, type StdioOptions } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
 
@@ -174,6 +175,11 @@ describe('a HumanEval run records the sandbox check', () => {
     expect(s.preflight).toMatchObject({ check: 'sandbox', holds: true, missing: [] });
     expect(Object.keys(s.preflight?.protections as object)).toHaveLength(9);
     expect(s.metrics['pass@1']).toBe(1);
+    // the check is also kept with the stored run, whatever its outcome
+    const db = new Database(join(dir, 'he.db'), { readonly: true });
+    const row = db.prepare('SELECT preflight FROM runs').get() as { preflight: string };
+    db.close();
+    expect(JSON.parse(row.preflight)).toEqual(s.preflight);
   });
 });
 

@@ -420,6 +420,7 @@ export async function executeRun(prepared: PreparedRun, store: RunStore, hooks: 
   const breaker = new OutageBreaker(config.concurrency);
   try {
     const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
+    if (preflight) store.setPreflight(runId, preflight);
     const loaded = prepared.dataset.load({
       data: config.data,
       split: config.split,

@@ -27,6 +27,8 @@ export interface RunRecord {
   owner: string | null;
   /** when the owner last said it is alive (ISO-8601), see `heartbeat` */
   heartbeatAt: string | null;
+  /** what the scorer's environment check found before the run's first model call (`Scorer.preflight`), if it has one */
+  preflight: Record<string, Json> | null;
 }
 
 /** Aggregates of a run's stored samples (used for the run summary; hpt.md §2.1). */
@@ -73,7 +75,8 @@ CREATE TABLE IF NOT EXISTS runs (
   error TEXT,
   config_hash TEXT,
   owner TEXT,
-  heartbeat_at TEXT
+  heartbeat_at TEXT,
+  preflight TEXT
 );
 CREATE TABLE IF NOT EXISTS samples (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -254,7 +257,7 @@ export class RunStore implements WriteQueue {
       // stores written by earlier versions gain the newer columns (nullable or defaulted, so old rows stay valid)
       this.addMissingColumns('samples', { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' });
       this.addMissingColumns('calls', { cached: 'INTEGER NOT NULL DEFAULT 0' });
-      this.addMissingColumns('runs', { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT' });
+      this.addMissingColumns('runs', { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT' });
       if (this.hasTable('attempts') && this.hasTable('calls') && !this.columns('attempts').has('attempt')) this.migrateAttemptsV2();
       this.db.exec(SCHEMA);
     } catch (e) {
@@ -411,6 +414,12 @@ export class RunStore implements WriteQueue {
     this.flush();
     const now = new Date().toISOString();
     this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ?, owner = ?, heartbeat_at = ? WHERE id = ?").run(now, owner, now, runId);
+  }
+
+  /** Keep the scorer's environment check with the run (`RunRecord.preflight`; issue #13 item 10). */
+  setPreflight(runId: string, preflight: Record<string, Json>): void {
+    this.flush();
+    this.db.prepare('UPDATE runs SET preflight = ? WHERE id = ?').run(JSON.stringify(preflight), runId);
   }
 
   /**
@@ -856,5 +865,6 @@ function toRun(row: Record<string, unknown>): RunRecord {
     configHash: (row.config_hash as string | null) ?? null,
     owner: (row.owner as string | null) ?? null,
     heartbeatAt: (row.heartbeat_at as string | null) ?? null,
+    preflight: typeof row.preflight === 'string' ? (JSON.parse(row.preflight) as Record<string, Json>) : null,
   };
 }
