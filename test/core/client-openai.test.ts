@@ -7,22 +7,14 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EndpointLimiters, isHptError, isModelCallError, ModelCallError, ModelClient, type ModelRequest } from '@hpt-bench/core';
 import { OpenAIChatModel } from '../../plugins/openai/src/openai.js';
-import { startOpenAIServer, type Reply, type TestServer } from '../helpers/openai-server.js';
+import { serverPool } from '../helpers/openai-server.js';
 
 const REQ: ModelRequest = { messages: [{ role: 'user', content: 'Is the sky blue?' }], temperature: 0, topP: 0.9, maxTokens: 16 };
 const KEY = 'sk-test-NeverInErrors-0123456789';
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
-async function server(rule: (i: number) => Reply | Promise<Reply>): Promise<TestServer> {
-  let i = 0;
-  const s = await startOpenAIServer(() => rule(i++));
-  closers.push(() => s.close());
-  return s;
-}
+const pool = serverPool();
+afterEach(() => pool.closeAll());
+const server = pool.server;
 
 /** A server whose n-th request is handled by `actions[n]` (the last repeats): drop the socket, before or after the headers, or answer. */
 async function droppingServer(actions: ('drop' | 'drop-mid-body' | 'ok')[]): Promise<{ url: string; count: () => number }> {
@@ -45,7 +37,7 @@ async function droppingServer(actions: ('drop' | 'drop-mid-body' | 'ok')[]): Pro
     });
   });
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }));
+  pool.onClose(() => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }));
   return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`, count: () => n };
 }
 

@@ -16,23 +16,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assertValidAgainst, cacheKeyMaterial, EndpointLimiters, isHptError, isModelCallError, ModelCallError, ModelClient, type Json, type ModelRequest } from '@hpt-bench/core';
 import { OpenAIChatModel } from '../../plugins/openai/src/openai.js';
 import { completionFromBody, DEFAULT_MAX_RESPONSE_BYTES } from '../../plugins/openai/src/response.js';
-import { startOpenAIServer, type Reply, type TestServer } from '../helpers/openai-server.js';
+import { serverPool, type TestServer } from '../helpers/openai-server.js';
 
 const REQ: ModelRequest = { messages: [{ role: 'user', content: 'Is the sky blue?' }], temperature: 0, topP: 0.9, maxTokens: 16 };
 const KEY = 'sk-test-RobustnessKey-0123456789';
 const MiB = 1024 * 1024;
 
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (closers.length) await closers.pop()!();
-});
-
-async function server(rule: (i: number) => Reply | Promise<Reply>): Promise<TestServer> {
-  let i = 0;
-  const s = await startOpenAIServer(() => rule(i++));
-  closers.push(() => s.close());
-  return s;
-}
+const pool = serverPool();
+afterEach(() => pool.closeAll());
+const server = pool.server;
 
 function model(baseUrl: string, options: Record<string, number | string> = {}): OpenAIChatModel {
   process.env.HPT_ROBUST_TEST_KEY = KEY;
@@ -377,7 +369,7 @@ describe('credentials and queries in the base URL (issue #13 item 11)', () => {
       req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body({ role: 'assistant', content: 'ok' })));
     });
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }));
+    pool.onClose(() => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }));
     const base = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
     const m = model(`${base}?api-version=2024-06-01&api-key=SECRETQ#frag`);
     expect(m.endpoint).toBe(base);

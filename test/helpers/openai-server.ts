@@ -231,3 +231,26 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
       }),
   };
 }
+
+/**
+ * Servers for tests that start one per test: `server(rule)` starts one answering `rule(i)` for its i-th request (0-based);
+ * `onClose(fn)` adds another clean-up (e.g. a raw `http` server); `closeAll()` runs them all, newest first (call it in
+ * `afterEach`).
+ */
+export function serverPool(): { server(rule: (i: number) => Reply | Promise<Reply>): Promise<TestServer>; onClose(close: () => Promise<void>): void; closeAll(): Promise<void> } {
+  const closers: (() => Promise<void>)[] = [];
+  return {
+    async server(rule) {
+      let i = 0;
+      const s = await startOpenAIServer(() => rule(i++));
+      closers.push(() => s.close());
+      return s;
+    },
+    onClose(close) {
+      closers.push(close);
+    },
+    async closeAll() {
+      while (closers.length) await closers.pop()!();
+    },
+  };
+}
