@@ -110,7 +110,9 @@ describe('a store that cannot be written (item 1)', () => {
     // leave the store room for its tables and a few samples only
     const filler = join(mnt, 'filler');
     writeFileSync(filler, Buffer.alloc(4 * 1024 * 1024 - 200 * 1024));
-    inject = (req) => ({ ...(right(req) as { text: string }), text: `${(right(req) as { text: string }).text}. ${'Because the passage says so. '.repeat(60)}` });
+    // each reply takes 60 ms, so the 60 samples at concurrency 8 need about 450 ms: longer than the store's first
+    // group commit (at most 100 ms after the first write), which is where the full disk shows
+    inject = (req) => ({ ...(right(req) as { text: string }), text: `${(right(req) as { text: string }).text}. ${'Because the passage says so. '.repeat(60)}`, delayMs: 60 });
     const before = server.requests.length;
     const first = await runCli(args(store, '--concurrency', '8'));
     const callsFirst = server.requests.length - before;
