@@ -7,6 +7,7 @@ export default defineConfig({
   oxc: { decorator: { legacy: true, emitDecoratorMetadata: true } } as never,
   resolve: {
     alias: {
+      '@hpt-bench/sdk': src('./packages/sdk/src/index.ts'),
       '@hpt-bench/core': src('./packages/core/src/index.ts'),
     },
   },

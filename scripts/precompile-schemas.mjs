@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes packages/core/dist/schemas.precompiled.cjs after `tsc -b` (part of `npm run build`): every JSON Schema that ships
+// Writes packages/sdk/dist/schemas.precompiled.cjs after `tsc -b` (part of `npm run build`): every JSON Schema that ships
 // in the repository, compiled ahead of time with ajv's standalone code generation (DESIGN "schemas"). Compiling with
 // ajv at runtime costs a CLI start ~55 ms of CPU (meta-schema compile, validateSchema, then each schema) plus ~20 ms to
 // load ajv's ~86 CommonJS modules; with this module `hpt-bench run` never loads ajv's compiler (the generated code
@@ -7,7 +7,7 @@
 //
 // Covered: each schemas/*.schema.json, and every contribution `options` schema declared in the manifests of the bundled
 // plugins (the `hpt-bench` field of plugins/*/package.json, or the JSON file it names). A schema's key is the sha256
-// hex of `JSON.stringify(schema)` of the parsed schema, the same key packages/core/src/schema.ts computes: whitespace in
+// hex of `JSON.stringify(schema)` of the parsed schema, the same key packages/sdk/src/schema.ts computes: whitespace in
 // a file does not matter, and a schema edited after the build simply has no entry (it is compiled at runtime). The
 // module exports `{ [key]: validate }`; the validate functions behave exactly like `getAjv().compile(schema)` (same
 // options: allErrors, strict, strictRequired false, allowUnionTypes, ajv-formats) and set `.errors` the same way.
@@ -19,13 +19,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const out = join(root, 'packages/core/dist/schemas.precompiled.cjs');
-// The compiled core (tsc -b ran first) provides the ajv configuration and the key function, so they cannot differ
-// from the runtime path; ajv itself is resolved exactly as packages/core resolves it.
-const core = join(root, 'packages/core/dist/schema.js');
+const out = join(root, 'packages/sdk/dist/schemas.precompiled.cjs');
+// The compiled SDK (tsc -b ran first) provides the ajv configuration and the key function, so they cannot differ
+// from the runtime path; ajv itself is resolved exactly as packages/sdk resolves it.
+const core = join(root, 'packages/sdk/dist/schema.js');
 if (!existsSync(core)) throw new Error(`precompile-schemas: ${core} is missing; run tsc -b first (npm run build)`);
 const { createAjv, schemaKey } = await import(pathToFileURL(core).href);
-const coreRequire = createRequire(join(root, 'packages/core/package.json'));
+const coreRequire = createRequire(join(root, 'packages/sdk/package.json'));
 const { default: standaloneCode } = coreRequire('ajv/dist/standalone');
 const { _ } = coreRequire('ajv/dist/2020.js');
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadHubRows, type HubOptions, type HubSource } from '../packages/core/src/data/hub.js';
-import { HptError } from '../packages/core/src/errors.js';
+import { HptError } from '@hpt-bench/sdk';
 
 interface Row {
   idx: number;

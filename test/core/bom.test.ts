@@ -1,7 +1,7 @@
 /**
  * A UTF-8 byte order mark at the start of a JSON/JSONL file is ignored (issue #13 item 11): data files, prompt packs,
  * plugin manifests (package.json and a separate manifest file), `score` input files, annotations — all read through
- * the one helper `readJsonText` / `stripBom` of packages/core/src/data/files.ts.
+ * the one helper `readJsonText` / `stripBom` of packages/sdk/src/files.ts.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRngFactory, createRunContainer, discoverPlugins, resolveModel, Tokens, type Logger } from '@hpt-bench/core';
+import { createRngFactory, createRunContainer, discoverPlugins, resolveModel, Tokens, type Contribution, type Logger } from '@hpt-bench/core';
 import { ROOT } from '../helpers/cli.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/di-plugin');
@@ -25,7 +25,7 @@ describe('code contributions through tsyringe', () => {
     const rb = await b.generate({ messages: [{ role: 'user', content: 'hi' }], temperature: 0, topP: 1, maxTokens: 1 });
     expect(ra.text).toBe(`> hi|${createRngFactory(7).create('echo')()}`);
     expect(rb.text).toBe(`hi|${createRngFactory(8).create('echo')()}`);
-    expect(runA.resolveAll(Tokens.ModelContribution).map((c) => c.qualifiedId)).toEqual(['hpt-bench-plugin-di-fixture/echo']);
+    expect(runA.resolveAll<Contribution>(Tokens.ModelContribution).map((c) => c.qualifiedId)).toEqual(['hpt-bench-plugin-di-fixture/echo']);
   });
 
   it('options that break the declared schema fail naming the plugin and the field', async () => {

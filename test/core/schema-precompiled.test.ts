@@ -1,5 +1,5 @@
 /**
- * The build-time ajv standalone validators (scripts/precompile-schemas.mjs -> packages/core/dist/schemas.precompiled.cjs)
+ * The build-time ajv standalone validators (scripts/precompile-schemas.mjs -> packages/sdk/dist/schemas.precompiled.cjs)
  * against validators compiled at runtime from the same schemas: same verdict, same ajv errors, same formatAjvErrors
  * message, on real inputs (the repository's plugin manifests, prompt packs, CLI run summaries, --out records, generated
  * HiBench records) and mutated copies of them. Also: lookups by content (a schema not in the build is compiled at runtime

@@ -1,6 +1,7 @@
 /** HiBench answer extraction (specs/hibench.md §4.1, §7 rec. 9) and normalisation (§4.2). */
 import { describe, it, expect } from 'vitest';
-import { extractAnswer, extractReference, pyStrip } from '../../plugins/hibench/src/match/extract.js';
+import { pyStrip } from '@hpt-bench/sdk';
+import { extractAnswer, extractReference } from '../../plugins/hibench/src/match/extract.js';
 import { refineString, strictNorm } from '../../plugins/hibench/src/match/normalize.js';
 
 describe('extractReference / compat extraction (§4.1)', () => {

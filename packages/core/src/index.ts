@@ -1,18 +1,14 @@
 /**
- * @hpt-bench/core: the engine and the plugin SDK (DESIGN.md). Everything public is exported here; plugins import
- * contracts, tokens and helpers from this module only.
+ * @hpt-bench/core: the engine (DESIGN.md "Layout"). It implements the contracts of `@hpt-bench/sdk`, which it
+ * re-exports so that host code (the CLI, tests) has one import; plugins import `@hpt-bench/sdk` only.
  */
-export * from './contracts.js';
-export * from './errors.js';
-export * from './tokens.js';
-export * from './schema.js';
-export * from './prompt/template.js';
+export * from '@hpt-bench/sdk';
 export * from './prompt/assemble.js';
 export * from './prompt/pack.js';
 export * from './plugins/manifest.js';
 export * from './plugins/registry.js';
 export * from './plugins/host.js';
-export * from './data/files.js';
+export * from './plugins/construct.js';
 export * from './data/declarative.js';
 export * from './data/hub.js';
 export * from './ladder/engine.js';

@@ -1,6 +1,5 @@
 import seedrandom from 'seedrandom';
-import { inject, injectable } from 'tsyringe';
-import { HptError, Tokens, type Model, type ModelRequest, type ModelResponse } from '@hpt-bench/core';
+import { HptError, Tokens, type Model, type ModelRequest, type ModelResponse, inject, injectable } from '@hpt-bench/sdk';
 
 /** The deterministic baselines: `oracle` answers with the target, `random` with a seeded valid answer. */
 export const BASELINES = ['oracle', 'random'] as const;

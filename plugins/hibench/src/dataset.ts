@@ -1,4 +1,4 @@
-import { assertValid, HptError, readRecords, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Sample } from '@hpt-bench/core';
+import { assertValid, HptError, readRecords, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Sample } from '@hpt-bench/sdk';
 import { generateFormula, resolveFormulaFilter } from './formula/generate.js';
 import { generateJson, resolveJsonFilter } from './json/suite.js';
 import { generateBinaryTree } from './tree/binary.js';

@@ -1,4 +1,4 @@
-import { HptError } from '@hpt-bench/core';
+import { HptError } from '@hpt-bench/sdk';
 import { closest } from 'fastest-levenshtein';
 
 /**

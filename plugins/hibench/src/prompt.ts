@@ -2,7 +2,7 @@
  * Common prompt assembly of every HiBench scenario (specs/hibench.md §2 and §5.1): system prompt, task text, answer
  * format sentence, ICL prefix.
  */
-import type { Json } from '@hpt-bench/core';
+import type { Json } from '@hpt-bench/sdk';
 import type { Exemplar, IclMode, Scenario } from './types.js';
 
 const HIERARCHY_SYSTEM =

@@ -1,7 +1,7 @@
 /**
  * Shared shapes of the HiBench generators and matchers (specs/hibench.md; issue #4 item 3 gives the record layout).
  */
-import type { CompatMode, Json } from '@hpt-bench/core';
+import type { CompatMode, Json } from '@hpt-bench/sdk';
 
 /** The four generated scenarios (specs/hibench.md §1.1). Code and Paper are curated data, not generated. */
 export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula';

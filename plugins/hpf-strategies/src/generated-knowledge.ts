@@ -1,5 +1,4 @@
-import { inject, injectable } from 'tsyringe';
-import { HptError, Tokens, type Json, type Strategy, type StrategyContext, type StrategyOutput } from '@hpt-bench/core';
+import { HptError, Tokens, type Json, type Strategy, type StrategyContext, type StrategyOutput, inject, injectable } from '@hpt-bench/sdk';
 
 /** Special tokens that a knowledge model may leave in its decoded text (Llama-3, GPT, Gemma, Phi-3, Mistral). */
 const SPECIAL_TOKENS = /<\|(?:eot_id|end_of_text|endoftext|end|begin_of_text|start_header_id|end_header_id|im_end|im_start)\|>|<\/s>|<s>|<eos>|<bos>|<end_of_turn>|<start_of_turn>/g;

@@ -1,4 +1,4 @@
-import { HptError, type Strategy, type StrategyContext, type StrategyOutput } from '@hpt-bench/core';
+import { HptError, type Strategy, type StrategyContext, type StrategyOutput } from '@hpt-bench/sdk';
 
 /**
  * Level 4 of the HPF, least-to-most prompting (hpt.md §1.3): a chain of single-turn calls with no conversation history.

@@ -1,5 +1,4 @@
-import { inject, injectable } from 'tsyringe';
-import { HptError, SELECTOR_CUE, Tokens, fillTemplate, type CompatMode, type Selection, type SelectionContext, type Selector } from '@hpt-bench/core';
+import { HptError, SELECTOR_CUE, Tokens, fillTemplate, type CompatMode, type Selection, type SelectionContext, type Selector, inject, injectable } from '@hpt-bench/sdk';
 
 /**
  * The reference's prompt-selector template (hpt.md §5.2, `selector` in specs/hpt-templates.json), verbatim. `{prev_res}`

@@ -15,8 +15,8 @@
  * The scorer `BleuScorer` (`bleu`) grades one IWSLT translation: sentence BLEU (HF flavour, 0–1) ≥ the required
  * `threshold` option.
  */
-import { HptError, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
-import { badTarget, compatOf, pyStrip, thresholdOption } from './parse-util.js';
+import { type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { badTarget, compatOf, thresholdOption } from './parse-util.js';
 export { thresholdOption, THRESHOLD_REQUIRED_MESSAGE } from './parse-util.js';
 import { BLEU_TOKENIZERS, pyRstrip, tokenizerTokens, tokens13a, type BleuTokenizerName } from './tokenizers.js';
 

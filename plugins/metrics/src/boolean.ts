@@ -1,8 +1,8 @@
 /**
  * BoolQ answer scorer (specs/hpt.md §3 BoolQ row, §4 "BoolQ", §9 #1 and #14).
  */
-import type { GradedOutput, Sample, Scorer, ScoreContext, Verdict } from '@hpt-bench/core';
-import { WORD_CONTINUES, answerText, badTarget, compatOf, pyStrip, verdict } from './parse-util.js';
+import { type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { WORD_CONTINUES, answerText, badTarget, compatOf, verdict } from './parse-util.js';
 
 /**
  * The reference BoolQ parser `pp_boolq` (specs/hpt.md §4), ported exactly.

@@ -1,8 +1,8 @@
 /**
  * Multiple-choice answer scorer for CSQA and MMLU (specs/hpt.md §3 CSQA/MMLU rows, §4 "CSQA" and "MMLU", §9 #1, #14).
  */
-import type { GradedOutput, Sample, Scorer, ScoreContext, Verdict } from '@hpt-bench/core';
-import { WORD_CONTINUES, answerText, badTarget, compatOf, enumOption, intOption, pyStrip, verdict } from './parse-util.js';
+import { type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { WORD_CONTINUES, answerText, badTarget, compatOf, enumOption, intOption, verdict } from './parse-util.js';
 
 /** Which reference parser runs in reference mode: `pp_csqa` (letters a–e) or `pp_mmlu` (letters a–d). */
 export type ChoiceReference = 'csqa' | 'mmlu';

@@ -13,8 +13,8 @@
  * sandbox escape suite (`checkSandbox`) once per process and refuses the run when a protection is missing, unless the
  * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
  */
-import { HptError, type CompatMode, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
-import { badTarget, compatOf, intOption, pyStrip, verdict } from './parse-util.js';
+import { type CompatMode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { badTarget, compatOf, intOption, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
 

@@ -1,8 +1,8 @@
 /**
  * GSM8K answer scorer (specs/hpt.md §3 GSM8K row, §4 "GSM8K", §9 #1 and #15).
  */
-import type { GradedOutput, Sample, Scorer, ScoreContext, Verdict } from '@hpt-bench/core';
-import { PY_S, PY_WS_CLASS_BODY, answerText, asciiDigits, badTarget, compatOf, verdict } from './parse-util.js';
+import { type GradedOutput, PY_S, PY_WS_CLASS_BODY, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { answerText, asciiDigits, badTarget, compatOf, verdict } from './parse-util.js';
 
 // Reference regexes, transcribed from the authors' `pp_gsm8k` with Python semantics: `.` ⇒ `[^\n]` (Python's `.`
 // only excludes `\n`), `\s` ⇒ Python's whitespace set, `\d` ⇒ any Unicode decimal digit (`\p{Nd}`).

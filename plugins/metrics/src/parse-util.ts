@@ -8,28 +8,7 @@
  * - Strict-mode helpers (specs/hpt.md §9 #1, #14, #15): dropping a repeated answer cue and leading markdown noise from
  *   a completion.
  */
-import { HptError, type CompatMode, type Json, type Sample, type ScoreContext } from '@hpt-bench/core';
-
-/**
- * Body of a regex character class matching one character Python's `str.isspace()` treats as whitespace (what
- * `str.strip()` removes and the `re` class `\s` matches on str patterns). JavaScript's `trim()`/`\s` differ: they omit
- * U+001C–U+001F and U+0085 and add U+FEFF. For use inside `[...]` with the `u` flag.
- */
-export const PY_WS_CLASS_BODY = '\\t\\n\\u000b\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-
-/** Regex source matching one Python `\s` character (use with the `u` flag). */
-export const PY_S = `[${PY_WS_CLASS_BODY}]`;
-
-const PY_WS_RE = new RegExp(PY_S, 'u');
-
-/** Python's `str.strip()` with no argument: removes leading and trailing Python whitespace (see `PY_WS_CLASS_BODY`). */
-export function pyStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && PY_WS_RE.test(s[start] as string)) start++;
-  while (end > start && PY_WS_RE.test(s[end - 1] as string)) end--;
-  return s.slice(start, end);
-}
+import { HptError, type CompatMode, type Json, type Sample, type ScoreContext } from '@hpt-bench/sdk';
 
 const ND_RE = /\p{Nd}/u;
 

@@ -9,8 +9,8 @@
  * against the published rouge_scorer_test.py values). The run-level report uses plain means of the F-measures instead
  * of the bootstrap "mid" (§9 #8).
  */
-import { HptError, type GradedOutput, type Json, type MetricAggregator, type Sample, type Scorer, type ScoreContext, type Verdict } from '@hpt-bench/core';
-import { badTarget, compatOf, pyStrip, thresholdOption } from './parse-util.js';
+import { type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { badTarget, compatOf, thresholdOption } from './parse-util.js';
 import { porterStem } from './porter.js';
 
 /** Precision, recall and F-measure of one ROUGE type, each in [0, 1] (rouge_score's `Score` tuple). */

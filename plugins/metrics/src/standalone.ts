@@ -1,4 +1,4 @@
-import { HptError, type Json } from '@hpt-bench/core';
+import { HptError, type Json } from '@hpt-bench/sdk';
 import { bleuHf, bleuHfSentence, sacreBleuCorpus, sacreBleuSentence, type SacreBleuOptions } from './bleu.js';
 import { rougeScore, ROUGE_TYPES, type RougeValue } from './rouge.js';
 

@@ -16,12 +16,7 @@ export type BleuTokenizerName = '13a' | 'none' | 'intl' | 'char';
 export const BLEU_TOKENIZERS: readonly BleuTokenizerName[] = ['13a', 'none', 'intl', 'char'];
 
 
-/** True for a UTF-16 code unit Python's `str.isspace()` accepts (the set of `PY_WS_CLASS_BODY` in parse-util.ts). */
-export function isPyWhitespace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13) || c >= 28;
-  if (c < 0x85) return false;
-  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
-}
+import { isPyWhitespace } from '@hpt-bench/sdk';
 
 /**
  * Python's `str.split()` with no argument: the maximal runs of non-whitespace (Python's `isspace()` set), in order.

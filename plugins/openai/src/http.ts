@@ -3,7 +3,7 @@
  * gives up as soon as one exceeds a byte cap, and the split of a user's base URL into what requests use, what may be
  * shown (the credential-free `endpoint`) and the secrets error messages must never contain.
  */
-import { HptError } from '@hpt-bench/core';
+import { HptError } from '@hpt-bench/sdk';
 
 /**
  * The message of a response over the cap (one wording for the body and the completion text, so users find the flag):

@@ -1,6 +1,5 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
-import { inject, injectable } from 'tsyringe';
-import { HptError, ModelCallError, parseRetryAfter, Tokens, type Json, type Model, type ModelRequest, type ModelResponse } from '@hpt-bench/core';
+import { HptError, ModelCallError, parseRetryAfter, Tokens, type Json, type Model, type ModelRequest, type ModelResponse, inject, injectable } from '@hpt-bench/sdk';
 import { cappedFetch, findTooLarge, parseBaseUrl, redactSecrets } from './http.js';
 import { completionFromBody, DEFAULT_MAX_RESPONSE_BYTES, MAX_MAX_RESPONSE_BYTES, oneLine } from './response.js';
 

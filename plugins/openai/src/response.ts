@@ -2,7 +2,7 @@
  * Turning whatever an OpenAI-compatible endpoint answered into a `ModelResponse` (issue #13 items 9 and 11): the body is
  * untrusted JSON, so every field is checked and normalised here instead of trusted by type.
  */
-import { HptError, ModelCallError, type ModelResponse } from '@hpt-bench/core';
+import { HptError, ModelCallError, type ModelResponse } from '@hpt-bench/sdk';
 import { tooLargeMessage } from './http.js';
 
 /** Default of the `maxResponseBytes` option (`--max-response-bytes`): 4 MiB. */

@@ -1,8 +1,6 @@
 import { basename } from 'node:path';
-import type { Dataset, DatasetLoadOptions, Json, Sample } from '../contracts.js';
-import { HptError } from '../errors.js';
-import { resolvePluginPath, type DatasetDecl } from '../plugins/manifest.js';
-import { readRecords } from './files.js';
+import { type Dataset, type DatasetDecl, type DatasetLoadOptions, HptError, type Json, readRecords, type Sample } from '@hpt-bench/sdk';
+import { resolvePluginPath } from '../plugins/manifest.js';
 import { loadHubRows } from './hub.js';
 
 /**

@@ -18,7 +18,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HptError } from '../errors.js';
+import { HptError } from '@hpt-bench/sdk';
 
 /** One split of a hub dataset, e.g. `{ dataset: 'google/boolq', config: 'default', split: 'validation' }`. */
 export interface HubSource {

@@ -3,10 +3,7 @@
  * per-sample scores on the four HPT rules — from a human annotation file, or estimated with an LLM judge on a seeded
  * representative sample (the automation the paper names as future work).
  */
-import type { PromptPack, Sample } from '../contracts.js';
-import { stripBom } from '../data/files.js';
-import { HptError, isModelCallError } from '../errors.js';
-import { fillTemplate } from '../prompt/template.js';
+import { fillTemplate, HptError, isModelCallError, type PromptPack, type Sample, stripBom } from '@hpt-bench/sdk';
 import { forEachConcurrent } from '../run/pool.js';
 import { createRngFactory } from '../run/rng.js';
 import { judgeCallContext, judgedKind, judgeEntry, judgeGold, judgeUserMessage, type JudgeClient, type JudgeLevel, type RuleScores } from './judge.js';

@@ -7,9 +7,7 @@
  * knowledge generation) are one user message holding the filled template; the judge gets the code's system prompt and
  * one user message `<prompt>\nAnswer: <gold>\nMulti-step prompts: <k>`.
  */
-import type { CallContext, CallPurpose, GenerationSettings, Json, Model, ModelRequest, ModelResponse, PromptPack, PromptPackEntry, Sample, Scorer } from '../contracts.js';
-import { HptError, isModelCallError } from '../errors.js';
-import { fillTemplate } from '../prompt/template.js';
+import { type CallContext, type CallPurpose, fillTemplate, type GenerationSettings, HptError, isModelCallError, type Json, type Model, type ModelRequest, type ModelResponse, type PromptPack, type PromptPackEntry, type Sample, type Scorer } from '@hpt-bench/sdk';
 import { forEachConcurrent } from '../run/pool.js';
 import { cacheKey, type CallCache } from '../store/cache.js';
 

@@ -1,14 +1,10 @@
-import type { CallRecord, Json, Model, ModelResponse, Sample, SelectionContext, SelectionRecord, Selector } from '../contracts.js';
-import { HptError } from '../errors.js';
+import { type CallRecord, fillTemplate, HptError, type Json, type Model, type ModelResponse, type Sample, type SelectionContext, type SelectionRecord, type Selector } from '@hpt-bench/sdk';
 import { assemblePrompt, LLAMA3_WRAPPER } from '../prompt/assemble.js';
-import { fillTemplate } from '../prompt/template.js';
 import { LadderEngine, type AttemptRecord, type LadderSetup, type SampleResult } from './engine.js';
 
 /** The feedback sentence around the latest failed attempt (hpt.md §2.3; hpt-extras.json › selector.feedbackPrefix/Suffix). */
 export const SELECTOR_FEEDBACK_PREFIX = 'The model was unable to solve the task at this level of prompting. The previous response was: ';
 export const SELECTOR_FEEDBACK_SUFFIX = '\n';
-/** The cue after the selector prompt (hpt-extras.json › selector.cue). */
-export const SELECTOR_CUE = 'Level:';
 
 /** What the adaptive engine adds to a ladder setup: the selector and the model it asks (if it asks one). */
 export interface AdaptiveSetup extends LadderSetup {

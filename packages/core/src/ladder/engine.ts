@@ -1,22 +1,5 @@
-import type {
-  CallPurpose,
-  CallRecord,
-  CompatMode,
-  GenerationSettings,
-  GradedOutput,
-  Json,
-  Model,
-  ModelResponse,
-  PromptPack,
-  Sample,
-  SelectionRecord,
-  Scorer,
-  Strategy,
-  StrategyContext,
-  Usage,
-} from '../contracts.js';
+import { type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type GradedOutput, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type Scorer, type SelectionRecord, type Strategy, type StrategyContext, type Usage } from '@hpt-bench/sdk';
 import { assemblePrompt } from '../prompt/assemble.js';
-import { fillTemplate } from '../prompt/template.js';
 
 /** One rung: its 1-based level and the strategy that runs it. */
 export interface LadderLevel {

@@ -1,5 +1,4 @@
-import type { Strategy, StrategyContext, StrategyOutput } from '../contracts.js';
-import { HptError } from '../errors.js';
+import { HptError, type Strategy, type StrategyContext, type StrategyOutput } from '@hpt-bench/sdk';
 
 /**
  * The declarative strategy kind `single-call`: one graded call with the dataset's prompt-pack template for this

@@ -1,13 +1,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
-import type { Json } from '../contracts.js';
-import { HptError, isHptError } from '../errors.js';
-import { assertValidAgainst } from '../schema.js';
-import { Tokens } from '../tokens.js';
-import { readJsonText } from '../data/files.js';
-import { declaredIds, readPluginManifest, resolvePluginPath, type PluginSource } from './manifest.js';
-import { Registry, type BrokenPlugin, type Contribution, type ContributionKind } from './registry.js';
+import { assertValidAgainst, type Contribution, type ContributionKind, HptError, isHptError, type Json, type PluginSource, readJsonText, Tokens } from '@hpt-bench/sdk';
+import { constructContribution } from './construct.js';
+import { declaredIds, readPluginManifest, resolvePluginPath } from './manifest.js';
+import { Registry, type BrokenPlugin } from './registry.js';
 
 /** A package directory to inspect for a manifest, and where it came from. */
 export interface PluginEntry {
@@ -165,7 +162,9 @@ export function validateOptions(c: Contribution, options: Record<string, Json>):
 
 /**
  * Build a code contribution through dependency injection: a child container of `parent` gets the contribution, its
- * validated options and `extra` registrations, then resolves the class (constructor parameters by `@inject(Tokens.X)`).
+ * validated options and `extra` registrations, then `constructContribution` resolves the class's declared constructor
+ * tokens in it (works the same for a plugin with its own copy of the SDK or tsyringe).
+ * @throws HptError `E_OPTIONS` for invalid options, `E_PLUGIN` when the class cannot be loaded or built.
  */
 export async function instantiate<T>(parent: DependencyContainer, c: Contribution, options: Record<string, Json> = {}, extra?: (child: DependencyContainer) => void): Promise<T> {
   const cls = await loadContributionClass(c);
@@ -173,10 +172,5 @@ export async function instantiate<T>(parent: DependencyContainer, c: Contributio
   child.register(Tokens.Contribution, { useValue: c });
   child.register(Tokens.Options, { useValue: validateOptions(c, options) });
   extra?.(child);
-  try {
-    return child.resolve(cls as never) as T;
-  } catch (e) {
-    if (isHptError(e)) throw e;
-    throw new HptError('E_PLUGIN', `plugin ${c.plugin.name}: cannot construct ${c.kind.slice(0, -1)} '${c.id}': ${(e as Error).message}`);
-  }
+  return constructContribution<T>(child, cls, c);
 }

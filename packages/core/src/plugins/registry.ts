@@ -1,31 +1,5 @@
 import { distance } from 'fastest-levenshtein';
-import { HptError } from '../errors.js';
-import type { CodeDecl, DatasetDecl, LadderDecl, PluginSource, StrategyDecl } from './manifest.js';
-
-/** The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders and selectors). */
-export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors';
-
-/** The declaration type of each kind. */
-export interface DeclOf {
-  datasets: DatasetDecl;
-  strategies: StrategyDecl;
-  models: CodeDecl;
-  scorers: CodeDecl;
-  ladders: LadderDecl;
-  selectors: CodeDecl;
-}
-
-/**
- * One contribution of one plugin. `id` is the id as declared; `qualifiedId` is `<namespace>/<id>`; `names` are the
- * ids it answers to (its id, qualified id and aliases).
- */
-export interface Contribution<K extends ContributionKind = ContributionKind> {
-  kind: K;
-  id: string;
-  qualifiedId: string;
-  plugin: PluginSource;
-  decl: DeclOf[K];
-}
+import { HptError, type Contribution, type ContributionKind, type DatasetDecl, type DeclOf, type PluginSource } from '@hpt-bench/sdk';
 
 /**
  * An installed plugin that discovery left out because it could not be loaded (`discoverPlugins`): its package name

@@ -1,4 +1,4 @@
-import type { CallPurpose, ChatMessage, CompatMode } from '../contracts.js';
+import type { CallPurpose, ChatMessage, CompatMode } from '@hpt-bench/sdk';
 
 /**
  * A raw chat wrapper of the reference code (specs/hpt-extras.json › chatWrappers): strings prepended and appended to

@@ -1,8 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { PromptPack, Sample } from '../contracts.js';
-import { jsonErrorReason, readJsonText } from '../data/files.js';
-import { HptError } from '../errors.js';
-import { assertValid } from '../schema.js';
+import { assertValid, HptError, jsonErrorReason, type PromptPack, readJsonText, type Sample } from '@hpt-bench/sdk';
 import { GRADED_SYSTEM_PROMPT } from './assemble.js';
 
 /**

@@ -2,7 +2,7 @@
  * Paired comparison of two runs (issue #7 item 3, `hpt-bench compare`): per-sample differences of HPI and of accuracy
  * on the samples both runs scored, with seeded bootstrap percentile intervals.
  */
-import { HptError } from '../errors.js';
+import { HptError } from '@hpt-bench/sdk';
 import type { RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';

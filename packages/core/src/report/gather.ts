@@ -3,8 +3,7 @@
  * units the bootstrap resamples. Reads the SQLite store with its own read-only SQL (`store.db`), so it needs nothing
  * beyond the tables of `RunStore`.
  */
-import type { Json } from '../contracts.js';
-import { HptError } from '../errors.js';
+import { HptError, type Json } from '@hpt-bench/sdk';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 

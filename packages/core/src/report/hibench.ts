@@ -2,7 +2,7 @@
  * HiBench-specific report pieces (specs/hibench.md §1.3, §4.5-4.6): scenario and task labels, the capability-dimension
  * map, and HPI / accuracy breakdowns of a generated-dataset run by preset and by capability dimension.
  */
-import type { Json } from '../contracts.js';
+import type { Json } from '@hpt-bench/sdk';
 import type { Interval } from './bootstrap.js';
 import { unitEstimates, type ReportRun, type SampleUnit } from './gather.js';
 

@@ -2,8 +2,7 @@
  * The model client every strategy call goes through (DESIGN.md "Data flow": cache -> rate limit -> retry -> Model
  * plugin; issue #5 items 1, 3, 4).
  */
-import type { Model, ModelRequest, ModelResponse } from '../contracts.js';
-import { isModelCallError, ModelCallError, type ModelCallErrorKind } from '../errors.js';
+import { isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
 import { cacheable, cacheKey, isStochastic, type CallCache } from '../store/cache.js';
 import type { EndpointLimiters } from './limiter.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';

@@ -1,5 +1,5 @@
 import seedrandom from 'seedrandom';
-import type { RngFactory } from '../tokens.js';
+import type { RngFactory } from '@hpt-bench/sdk';
 
 /**
  * Seeded generators (DESIGN.md "Determinism"): `create(key)` is a seedrandom ARC4 stream seeded with `${seed}:${key}`,

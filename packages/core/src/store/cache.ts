@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Model, ModelRequest, ModelResponse } from '../contracts.js';
+import type { Model, ModelRequest, ModelResponse } from '@hpt-bench/sdk';
 import type { WriteQueue } from './store.js';
 
 const SCHEMA = `

@@ -3,7 +3,7 @@
  * dataset's computed HPI_Dataset here, in the run store's SQLite file, for later runs to use.
  */
 import type Database from 'better-sqlite3';
-import { HptError } from '../errors.js';
+import { HptError } from '@hpt-bench/sdk';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS hpi_calibrations (

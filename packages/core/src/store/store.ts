@@ -2,8 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { CallRecord, GradedOutput, Json, SelectionRecord } from '../contracts.js';
-import { HptError } from '../errors.js';
+import { type CallRecord, type GradedOutput, HptError, type Json, type SelectionRecord } from '@hpt-bench/sdk';
 import type { AttemptRecord, SampleResult } from '../ladder/engine.js';
 
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */

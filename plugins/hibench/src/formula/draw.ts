@@ -3,7 +3,7 @@
  * infix generation algorithm, the reference value (mathjs, Python `round` and `repr`) and the equivalence
  * perturbation.
  */
-import type { CompatMode } from '@hpt-bench/core';
+import type { CompatMode } from '@hpt-bench/sdk';
 import { evaluate } from 'mathjs';
 import type { Rng } from '../rng.js';
 import type { Notation } from '../types.js';

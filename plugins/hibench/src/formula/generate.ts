@@ -3,7 +3,7 @@
  * file: 3 tasks, 18 notation variants, 27 complexity cells, 13 items per cell, 3 ICL modes = 18,954 records) on top of
  * the formula drawing of `draw.ts` (levels, value sets, the infix algorithm, reference values; re-exported here).
  */
-import { HptError, type CompatMode, type Json } from '@hpt-bench/core';
+import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { selectValues } from '../filter.js';
 import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
 import { rngFor, type Rng } from '../rng.js';

@@ -8,7 +8,7 @@
  *    unique nonsense codes `[A-Z][a-z][0-9][A-Z][a-z][0-9]` (nonsense semantics), each from its own stream.
  * So the normal and nonsense documents of a (seed, preset) share the same skeleton (paired, §5.3 "JSON semantics").
  */
-import type { Json } from '@hpt-bench/core';
+import type { Json } from '@hpt-bench/sdk';
 import { rngFor, type Rng } from '../rng.js';
 import { COURSE_TEMPLATES, FACULTY_POOLS, FIRST_NAMES, LAST_NAMES, TITLES, UNIVERSITY_NAMES, type FacultyPool } from './pools.js';
 

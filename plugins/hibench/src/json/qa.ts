@@ -27,7 +27,7 @@
  * - dedup: by question text under the normal naming (names are unique, so this is dedup by question identity); the
  *   two shared-ancestor sub-types also drop the swapped pair ("X and Y" after "Y and X").
  */
-import type { CompatMode, Json } from '@hpt-bench/core';
+import type { CompatMode, Json } from '@hpt-bench/sdk';
 import type { Rng } from '../rng.js';
 import type { MatcherSpec } from '../types.js';
 import { ancestorsOf, isAncestor, KIND_INFO, LIST_KIND, lowestCommonAncestor, type DocSkeleton, type ListKey, type NodeKind } from './document.js';

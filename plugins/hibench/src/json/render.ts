@@ -7,7 +7,7 @@
  * float repr (shortest round-trip digits, exponent form when the decimal exponent is < -4 or >= 16, e.g. `1e-05`,
  * `1e+16`, `0.0001`, `1.5`). Non-finite numbers cannot occur in `Json`.
  */
-import type { Json } from '@hpt-bench/core';
+import type { Json } from '@hpt-bench/sdk';
 
 /** Python's `repr(float)` of a finite non-integral (or huge) number. */
 function pyFloatRepr(n: number): string {

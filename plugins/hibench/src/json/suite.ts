@@ -7,7 +7,7 @@
  * for each semantics), the strict ICL exemplars of a sub-type from `rngFor(seed, 'json-icl', task, attempt, ...)`.
  * No stream depends on the filter, so a filtered suite is exactly the corresponding subset of the full one.
  */
-import { HptError, type CompatMode } from '@hpt-bench/core';
+import { HptError, type CompatMode } from '@hpt-bench/sdk';
 import { rngFor } from '../rng.js';
 import { selectValues } from '../filter.js';
 import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';

@@ -2,27 +2,7 @@
  * HiBench answer extraction (specs/hibench.md §4.1; strict refinement §7 rec. 9): reading the `{"answer": …}` value
  * out of a model's raw output.
  */
-import type { CompatMode } from '@hpt-bench/core';
-
-/**
- * Body of a regex character class matching one character that Python's `re` treats as `\s` on str patterns (and
- * `str.strip()` removes). JavaScript's `\s` differs (no U+001C–U+001F / U+0085, extra U+FEFF), so compat mode uses this.
- */
-export const PY_WS_CLASS_BODY = '\\t\\n\\u000b\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-
-/** Regex source of one Python `\s` character (use with the `u` flag). */
-export const PY_S = `[${PY_WS_CLASS_BODY}]`;
-
-const PY_WS_ONE = new RegExp(PY_S, 'u');
-
-/** Python's `str.strip()` with no argument (Python whitespace set, see `PY_WS_CLASS_BODY`). */
-export function pyStrip(s: string): string {
-  let start = 0;
-  let end = s.length;
-  while (start < end && PY_WS_ONE.test(s[start]!)) start++;
-  while (end > start && PY_WS_ONE.test(s[end - 1]!)) end--;
-  return s.slice(start, end);
-}
+import { PY_S, pyStrip, type CompatMode } from '@hpt-bench/sdk';
 
 /**
  * The toolkit's answer pattern (`evaluator/base.py` `_extract_answer`, §4.1): `{` ws? key (optionally quoted) ws? `:`

@@ -3,7 +3,7 @@
  * quirks included) and strict (§7 recs 5–9, 15, 21) form. The semantics per type are summarised on `MatcherSpec`
  * (../types.ts) and detailed on `matchAnswer`.
  */
-import { HptError, type CompatMode, type Json } from '@hpt-bench/core';
+import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { parseExpression, exprEqual } from '../formula/notation.js';
 import { pyStr } from '../prompt.js';
 import { isNoEdges, parseStructure, structuresEqual } from '../tree/parse.js';

@@ -2,7 +2,7 @@
  * HiBench answer normalisation (specs/hibench.md §4.2, the toolkit's `refine_string`) and the strict-mode helpers
  * built on it (§7 recs 5–7, 15).
  */
-import { PY_S, pyStrip } from './extract.js';
+import { PY_S, pyStrip } from '@hpt-bench/sdk';
 
 const PY_WS_RUN = new RegExp(`${PY_S}+`, 'gu');
 const NOT_KEPT = /[^a-zA-Z0-9 ,]/g;

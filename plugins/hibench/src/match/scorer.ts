@@ -11,7 +11,7 @@ import {
   type ScoreContext,
   type Scorer,
   type Verdict,
-} from '@hpt-bench/core';
+} from '@hpt-bench/sdk';
 import { answerJson, pyStr } from '../prompt.js';
 import type { MatcherSpec } from '../types.js';
 import { aggregateScores, type ScoreRow } from './aggregate.js';

@@ -2,7 +2,7 @@
  * The record stream shared by the two tree scenarios (specs/hibench.md §1.1 counts, §3.0 sampling, §3.1/§3.2 tasks,
  * §5.1 ICL modes).
  */
-import { HptError, type Json } from '@hpt-bench/core';
+import { HptError, type Json } from '@hpt-bench/sdk';
 import { selectValues } from '../filter.js';
 import { rngFor } from '../rng.js';
 import type { Exemplar, GenerateOptions, HibenchRecord, IclMode, Representation, Selection, SuiteFilter } from '../types.js';

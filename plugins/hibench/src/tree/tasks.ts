@@ -3,7 +3,7 @@
  * output-format templates (toolkit strings), the random question arguments, reference answers (strict and compat,
  * §7 recs 1-5, 10, 20), matchers (§4.3), exemplars (§5.1) and the assembled record (§2).
  */
-import type { CompatMode, Json } from '@hpt-bench/core';
+import type { CompatMode, Json } from '@hpt-bench/sdk';
 import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
 import { rngFor, type Rng } from '../rng.js';
 import type { Exemplar, HibenchRecord, IclMode, MatcherSpec, Representation, TreeStructure } from '../types.js';

@@ -299,6 +299,9 @@ export interface SelectionContext {
   call(text: string, cue: string): Promise<CallResult>;
 }
 
+/** The cue after the selector prompt (hpt.md §2.3; hpt-extras.json › selector.cue). */
+export const SELECTOR_CUE = 'Level:';
+
 /** A selector's answer: the chosen level (any integer; the engine checks 1..m) or null for "none", and its reply text. */
 export interface Selection {
   level: number | null;

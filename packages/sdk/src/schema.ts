@@ -5,11 +5,14 @@ import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { HptError } from './errors.js';
 
-/** Directory of the JSON Schemas (the repository's `schemas/`), the single source of truth for declared shapes. */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
+/**
+ * Directory of the JSON Schemas shipped in this package (`packages/sdk/schemas/`): copies of the repository's
+ * top-level `schemas/` (the single source of truth), made by this package's build (`scripts/copy-schemas.mjs`).
+ */
+export const SCHEMA_DIR = fileURLToPath(new URL('../schemas/', import.meta.url));
 
 /**
- * The module `scripts/precompile-schemas.mjs` writes at build time (`packages/core/dist/schemas.precompiled.cjs`,
+ * The module `scripts/precompile-schemas.mjs` writes at build time (`packages/sdk/dist/schemas.precompiled.cjs`,
  * generated, never committed): ajv standalone validators of every schema that ships in the repository (schemas/*.schema.json
  * and the bundled plugins' contribution `options` schemas), exported as `{ [schemaKey(schema)]: validate }`.
  * Resolved the same from `src/` (tests) and `dist/` (the CLI).

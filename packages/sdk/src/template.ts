@@ -1,4 +1,4 @@
-import { HptError } from '../errors.js';
+import { HptError } from './errors.js';
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { HptError } from '../errors.js';
+import { HptError } from './errors.js';
 
 /** U+FEFF, the byte order mark some editors (Notepad, Excel's "CSV UTF-8") put at the start of a UTF-8 file. */
 const BOM = '\uFEFF';
