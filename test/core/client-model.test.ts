@@ -1,57 +1,18 @@
 /** ModelClient (issue #5 items 1, 3, 4): cache -> endpoint limiter -> retries -> model, with fake models. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  CallCache,
   EndpointLimiters,
   HptError,
   ModelCallError,
   ModelClient,
-  RunStore,
   type Model,
   type ModelRequest,
-  type ModelResponse,
   type RetryInfo,
-  type RetryPolicy,
   type Sample,
 } from '@hpt-bench/core';
+import { cacheFactory, ok, POLICY, REQ, ScriptedModel } from '../helpers/scripted-model.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'hpt-client-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const freshCache = () => new CallCache(new RunStore(join(dir, `${++n}.db`)).db);
-
-const POLICY: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
-const REQ: ModelRequest = { messages: [{ role: 'user', content: 'Is the sky blue?' }], temperature: 0, topP: 0.9, maxTokens: 16 };
-const ok = (text = 'True'): ModelResponse => ({ text, usage: { promptTokens: 5, completionTokens: 1 }, finishReason: 'stop', latencyMs: 120 });
-
-/** A fake model answering from a script: each entry is a response or an error to throw, the last one repeats. */
-class ScriptedModel implements Model {
-  calls = 0;
-  inFlight = 0;
-  peak = 0;
-  constructor(
-    readonly id: string,
-    private readonly script: (ModelResponse | Error)[],
-    readonly endpoint?: string,
-    private readonly delayMs = 0,
-  ) {}
-  async generate(_request: ModelRequest): Promise<ModelResponse> {
-    const step = this.script[Math.min(this.calls, this.script.length - 1)]!;
-    this.calls++;
-    this.inFlight++;
-    this.peak = Math.max(this.peak, this.inFlight);
-    try {
-      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
-      if (step instanceof Error) throw step;
-      return { ...step };
-    } finally {
-      this.inFlight--;
-    }
-  }
-}
+const freshCache = cacheFactory('hpt-client-');
 
 function client(inner: Model, over: Partial<ConstructorParameters<typeof ModelClient>[1]> = {}) {
   const sleeps: number[] = [];

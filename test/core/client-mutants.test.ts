@@ -4,51 +4,20 @@
  * follow the documented contract of `ModelClient` (class doc, `ModelClientStats`, `ModelClientOptions`) and
  * `retryDelayMs` (bound = min(maxDelayMs, baseDelayMs * 2^attempt), wait = random() * bound), computed by hand.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  CallCache,
   DEFAULT_MAX_RESPONSE_BYTES,
   EndpointLimiters,
   HptError,
   ModelCallError,
   ModelClient,
-  RunStore,
   type Model,
-  type ModelRequest,
   type ModelResponse,
   type RetryInfo,
-  type RetryPolicy,
 } from '@hpt-bench/core';
+import { cacheFactory, ok, POLICY, REQ, ScriptedModel } from '../helpers/scripted-model.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'hpt-client-mut-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let dbs = 0;
-const freshCache = () => new CallCache(new RunStore(join(dir, `${++dbs}.db`)).db);
-
-const POLICY: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
-const REQ: ModelRequest = { messages: [{ role: 'user', content: 'Is the sky blue?' }], temperature: 0, topP: 0.9, maxTokens: 16 };
-const ok = (text = 'True'): ModelResponse => ({ text, usage: { promptTokens: 5, completionTokens: 1 }, finishReason: 'stop', latencyMs: 120 });
-
-/** A fake model answering from a script: each entry is a response or an error to throw, the last one repeats. */
-class ScriptedModel implements Model {
-  calls = 0;
-  constructor(
-    readonly id: string,
-    private readonly script: (ModelResponse | Error | object)[],
-    readonly endpoint?: string,
-    private readonly delayMs = 0,
-  ) {}
-  async generate(_request: ModelRequest): Promise<ModelResponse> {
-    const step = this.script[Math.min(this.calls, this.script.length - 1)]!;
-    this.calls++;
-    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
-    if (step instanceof Error || !('text' in step)) throw step;
-    return { ...(step as ModelResponse) };
-  }
-}
+const freshCache = cacheFactory('hpt-client-mut-');
 
 /** Limiters that record which endpoint was asked for and how each slot was released. */
 function recordingLimiters() {

@@ -4,7 +4,8 @@
  * (strict parser), or from the scorer's documented contract, computed by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { HptError, type GradedOutput, type Sample, type ScoreContext } from '@hpt-bench/core';
+import { type GradedOutput, type Sample, type ScoreContext } from '@hpt-bench/core';
+import { codeOf } from '../helpers/errors.js';
 import { BooleanScorer, referenceBoolq } from '../../plugins/metrics/src/index.js';
 
 const scorer = new BooleanScorer();
@@ -19,14 +20,6 @@ function out(completion: string): GradedOutput {
   return { promptText: 'Question: is it?\nAnswer:', completion, cue: 'Answer:' };
 }
 
-function codeOf(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (e) {
-    return e instanceof HptError ? e.code : `not an HptError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 describe('referenceBoolq removes every "answer:" before the substring tests (hpt.md §4 BoolQ step 2)', () => {
   it('"answer:" inside a word is removed, so "yeanswer:s" becomes "yes" (1)', () => {

@@ -5,21 +5,14 @@
  * `estimate_pass_at_k`: 1 - C(n-c, k) / C(n, k), and 1.0 when n - c < k) and the documented aggregator contract.
  */
 import { describe, expect, it } from 'vitest';
-import { HptError, type Sample, type ScoreContext } from '@hpt-bench/core';
+import { type Sample, type ScoreContext } from '@hpt-bench/core';
+import { codeOf } from '../helpers/errors.js';
 import { HumanEvalScorer, passAtK } from '../../plugins/metrics/src/humaneval.js';
 import { sandboxIsolation } from '../../plugins/metrics/src/sandbox.js';
 
 const STRICT: ScoreContext = { compat: 'strict', options: {} };
 const S = (id: string): Sample => ({ id, index: 0, input: {}, target: '' });
 
-function codeOf(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (e) {
-    return e instanceof HptError ? e.code : `not an HptError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 describe('passAtK: 1 - C(n-c, k) / C(n, k), 1 when n - c < k', () => {
   it('n - c = k is not the "always 1" case: 1 - 1 / C(n, k)', () => {
