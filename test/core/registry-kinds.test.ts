@@ -99,6 +99,14 @@ describe('packs: entries added to an existing dataset prompt pack', () => {
     expect(() => datasetPack(both.get('datasets', 'humaneval'), both)).toThrow(/plugin second-plan adds a 'plan-and-solve' entry .* which plugin hpt-bench-plugin-community \(packs \.\/packs\/humaneval-plan\.json\) already provides/);
   });
 
+  it("a clash with the generic pack's entry says so", () => {
+    const clash = plugin('generic-clash', { packs: [{ dataset: 'hibench/json', promptPack: './p.json' }] }, { 'p.json': { strategies: { 'zero-shot-cot': { template: '{question}' }, 'plan-and-solve': { template: '{question}' } } } });
+    const registry = discoverPlugins([...builtins, { root: clash, origin: 'local' }]);
+    expect(() => datasetPack(registry.get('datasets', 'json'), registry)).toThrow(
+      "plugin generic-clash adds a 'zero-shot-cot' entry to the prompt pack of dataset json, which the generic pack of @hpt-bench/core (dataset json of plugin @hpt-bench/hibench names no pack) already provides; remove one of them",
+    );
+  });
+
   it('an addition file must exist and be a valid pack', () => {
     const missing = plugin('missing-pack', { packs: [{ dataset: 'humaneval', promptPack: './nope.json' }] });
     expect(() => readPluginManifest(missing, 'local')).toThrow(/pack 'humaneval' promptPack names \.\/nope\.json, which does not exist/);

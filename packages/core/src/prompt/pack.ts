@@ -80,7 +80,8 @@ export function datasetPack(dc: Contribution<'datasets'>, registry?: Registry): 
   const additions = registry ? packAdditions(registry, dc) : [];
   if (additions.length === 0) return base;
   const strategies = { ...base.strategies };
-  const owner = new Map<string, string>(Object.keys(strategies).map((k) => [k, `plugin ${dc.plugin.name} (dataset ${dc.id})`]));
+  const baseOwner = decl.promptPack ? `plugin ${dc.plugin.name} (dataset ${dc.id})` : `the generic pack of @hpt-bench/core (dataset ${dc.id} of plugin ${dc.plugin.name} names no pack)`;
+  const owner = new Map<string, string>(Object.keys(strategies).map((k) => [k, baseOwner]));
   for (const a of additions) {
     const file = join(a.plugin.root, a.decl.promptPack);
     const add = loadPromptPack(file, { id: `${a.qualifiedId} additions`, cue: base.cue });
