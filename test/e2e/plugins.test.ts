@@ -253,6 +253,8 @@ describe('the --plugin DIR flag (no linking)', () => {
       description: 'Capitals: yes/no questions about capital cities (8 self-written questions)',
       hpiDataset: HPI_DATASET,
       scorer: 'boolean',
+      // the placeholders its pack can fill: the declared input fields
+      placeholders: ['country', 'question'],
     });
     expect(only(listed.ladders!, (l) => l.id === 'hpf6', 'ladders')).toMatchObject({ origin: 'local', levels: ['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge', 'self-verify'] });
     expect(only(listed.strategies!, (s) => s.id === 'self-verify', 'strategies').origin).toBe('local');

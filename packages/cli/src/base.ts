@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Flags, type Interfaces } from '@oclif/core';
-import { createRunContainer, credentialFreeUrl, discoverPlugins, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
+import { createRunContainer, credentialFreeUrl, declaredFilters, discoverPlugins, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 import { terminalSafe } from './terminal.js';
 
@@ -56,6 +56,19 @@ export abstract class HptCommand extends Command {
     return { registry, container };
   }
 
+  /**
+   * Discover plugins (`--plugin DIR`s read from the raw command line) and return the command line to parse, with the
+   * declared generator filters (other than the command's own flag names) rewritten into `--filter` entries
+   * (`filterFlags`, `filterArgv`). Parse the result with `this.parse(cmd, argv)`, then `parseFilterOptions(flags.filter)`.
+   * @throws HptError `E_CONFIG` for a filter flag without a value.
+   */
+  protected discoverWithFilters(cmd: { flags?: object; baseFlags?: object }): { registry: Registry; container: DependencyContainer; argv: string[] } {
+    const { registry, container } = this.discover(pluginDirsOf(this.argv));
+    const own = new Set([...Object.keys(cmd.flags ?? {}), ...Object.keys(cmd.baseFlags ?? {})]);
+    const names = declaredFilters(registry).map((f) => f.name).filter((n) => !own.has(n));
+    return { registry, container, argv: filterArgv(this.argv, names) };
+  }
+
   /** Print a value as one JSON line on stdout. */
   protected printJson(value: unknown): void {
     process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -71,23 +84,59 @@ export abstract class HptCommand extends Command {
 }
 
 /**
- * Filters of generated datasets (issue #4 items 3-4), shared by `run` and `generate`: each repeatable or
- * comma-separated; a dataset accepts the ones its manifest declares.
+ * The generator-filter flag of `run` and `generate`. oclif flags are static per command, but the filters are declared
+ * by the datasets of whatever plugins are installed (schemas/plugin-manifest.schema.json #/$defs/filter), so the
+ * commands declare one generic, repeatable `--filter name=value[,value...]`, and accept every filter name the
+ * registry's datasets declare as a flag of its own (`--task calculate` or `--task=calculate,convert`): before oclif
+ * parses the command line, `filterArgv` rewrites those into `--filter` entries (`parseWithFilters`). Values are checked
+ * against the dataset's declared values (`checkFilters`); `--help` lists the declared filters and values (help.ts).
  */
-export const generatorFlags = {
-  task: Flags.string({ description: 'generated datasets: only these tasks (e.g. prefix_traversal, remove_node, calculate)', multiple: true, delimiter: ',', helpGroup: 'GENERATOR' }),
-  preset: Flags.string({ description: 'generated datasets: only these presets (e.g. easy, medium-1, symbol_easy_value_easy_length_easy)', multiple: true, delimiter: ',', helpGroup: 'GENERATOR' }),
-  representation: Flags.string({ description: 'tree scenarios: edge and/or hierarchy', multiple: true, delimiter: ',', options: ['edge', 'hierarchy'], helpGroup: 'GENERATOR' }),
-  icl: Flags.string({ description: 'in-context examples: zero, one and/or few', multiple: true, delimiter: ',', options: ['zero', 'one', 'few'], helpGroup: 'GENERATOR' }),
-  semantics: Flags.string({ description: 'JSON scenario: normal and/or nonsense names', multiple: true, delimiter: ',', options: ['normal', 'nonsense'], helpGroup: 'GENERATOR' }),
+export const filterFlags = {
+  filter: Flags.string({
+    description: 'generated datasets: keep only samples whose filter takes these values, name=value[,value...]; repeatable. Every filter a dataset declares is also a flag: --task calculate = --filter task=calculate (FILTERS below)',
+    multiple: true,
+    helpGroup: 'GENERATOR',
+  }),
 };
 
-/** The generator filters given on the command line, by name (absent flags are left out). */
-export function filtersFrom(flags: Partial<Record<keyof typeof generatorFlags, string[] | undefined>>): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const name of Object.keys(generatorFlags) as (keyof typeof generatorFlags)[]) {
-    const v = flags[name];
-    if (v && v.length) out[name] = v;
+/** The `--plugin DIR` values of a raw command line (before oclif parses it: discovery decides which flags exist). */
+export function pluginDirsOf(argv: readonly string[]): string[] {
+  const dirs: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--plugin' && i + 1 < argv.length) dirs.push(argv[++i]!);
+    else if (a.startsWith('--plugin=')) dirs.push(a.slice('--plugin='.length));
+  }
+  return dirs;
+}
+
+/**
+ * Rewrite declared filter flags into `--filter` entries: `--<name> v` and `--<name>=v` become `--filter <name>=v`
+ * for every name of `names` (the filters the registry declares, minus the command's own flag names). Tokens after
+ * `--` are left alone.
+ * @throws HptError `E_CONFIG` when a filter flag has no value.
+ */
+export function filterArgv(argv: readonly string[], names: readonly string[]): string[] {
+  const out: string[] = [];
+  const wanted = new Set(names);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const eq = a.indexOf('=');
+    const name = a.startsWith('--') ? a.slice(2, eq < 0 ? undefined : eq) : '';
+    if (!wanted.has(name)) {
+      out.push(a);
+      continue;
+    }
+    let value: string | undefined;
+    if (eq >= 0) value = a.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('-')) value = argv[++i];
+    if (!value) throw new HptError('E_CONFIG', `--${name} needs a value, e.g. --${name} <value>[,<value>...]`);
+    out.push('--filter', `${name}=${value}`);
   }
   return out;
 }

@@ -171,6 +171,48 @@ export interface Scorer {
   randomAnswer?(sample: Sample, random: () => number, ctx: ScoreContext): string;
   /** The dataset metric over all recorded predictions, when it is more than accuracy (hpt.md §3 "Final reported metric"). */
   createAggregator?(ctx: ScoreContext): MetricAggregator;
+  /**
+   * A full check of the environment this scorer needs, for a person to read (`hpt-bench <check> check`, where the
+   * manifest declares `environmentCheck: <check>`; e.g. the code sandbox's escape suite). Unlike `preflight` it never
+   * throws because the environment is unfit: it reports it. `ctx.options` are the scorer options (e.g. `python`).
+   */
+  checkEnvironment?(ctx: ScoreContext): Promise<EnvironmentCheck>;
+}
+
+/**
+ * The outcome of `Scorer.checkEnvironment`: whether the environment holds, one row per check in report order
+ * (`holds`, a one-line `detail`), the column heading of those rows (e.g. `protection`), a one-line verdict, and the full
+ * record (`--json`).
+ */
+export interface EnvironmentCheck {
+  holds: boolean;
+  heading: string;
+  checks: Record<string, { holds: boolean; detail: string }>;
+  summary: string;
+  record: Record<string, Json>;
+}
+
+/**
+ * What a standalone metric returns (`hpt-bench score <metric>`): the aggregate over the corpus (named values, e.g.
+ * `{score, counts, bp}` for BLEU or `{rouge1: {precision, recall, fmeasure}, ...}` for ROUGE) and, when asked for, one
+ * value per segment in input order.
+ */
+export interface StandaloneScore {
+  aggregate: Record<string, Json>;
+  perSample?: Json[];
+  /** one human-readable line of the aggregate (e.g. `sacrebleu 48.53 (82.4/50.0/45.5/37.5, BP 0.943)`); absent: the CLI prints a table */
+  text?: string;
+}
+
+/**
+ * A standalone metric (manifest kind `metrics`): scores prediction segments against reference streams without a run
+ * (`hpt-bench score`). `references[k][i]` is the k-th reference of segment i; every stream is as long as `predictions`
+ * (the host checks it). `options` are the `--option k=v` strings. Throw HptError `E_CONFIG` for an unknown option or
+ * value, naming the valid ones.
+ */
+export interface StandaloneMetric {
+  readonly id: string;
+  score(predictions: string[], references: string[][], options: Record<string, string>, perSample: boolean): StandaloneScore | Promise<StandaloneScore>;
 }
 
 /**

@@ -20,6 +20,37 @@ export interface CodeDecl {
 /** A scorer reference of a dataset: an id, or an id with the options the dataset passes to it. */
 export type ScorerRef = string | { id: string; options?: Record<string, Json> };
 
+/**
+ * A generator filter a dataset declares (schemas/plugin-manifest.schema.json #/$defs/filter): its name (the flag
+ * `--<name>` and `--filter <name>=...` of `run` and `generate`), what it selects, and its allowed values (absent: any
+ * value; the dataset checks it). The plain string form `"task"` is a filter with a name only.
+ */
+export interface FilterDecl {
+  name: string;
+  description?: string;
+  values?: string[];
+}
+
+/** A scorer contribution: code, and optionally the name of the environment check it implements (`checkEnvironment`). */
+export interface ScorerDecl extends CodeDecl {
+  /** e.g. `sandbox`: `hpt-bench sandbox check` runs this scorer's `checkEnvironment` */
+  environmentCheck?: string;
+}
+
+/**
+ * Prompt-pack entries a plugin adds to an existing dataset's pack (`packs` kind): `promptPack` (a path inside the
+ * plugin root) holds `{ "strategies": { <strategy id>: PromptPackEntry } }`; the entries are merged into the pack of
+ * `dataset`, and an entry for a strategy that pack (or another plugin's addition) already has is an error naming both
+ * plugins.
+ */
+export interface PackDecl {
+  /** the contribution id: `<dataset>` (several plugins may extend the same dataset; their qualified ids differ) */
+  id: string;
+  dataset: string;
+  promptPack: string;
+  description?: string;
+}
+
 /** A dataset contribution (schemas/plugin-manifest.schema.json #/$defs/dataset). Code or declarative. */
 export interface DatasetDecl {
   id: string;
@@ -31,8 +62,8 @@ export interface DatasetDecl {
   hpiDataset: number;
   /** prompt pack path relative to the plugin root; absent: the generic pack (`GENERIC_PACK_PATH`) */
   promptPack?: string;
-  /** generated datasets: the filter names (`task`, `preset`, ...) that `run` and `generate` accept */
-  filters?: string[];
+  /** generated datasets: the filters (`task`, `preset`, ... or `{name, description, values}`) `run` and `generate` accept */
+  filters?: (string | FilterDecl)[];
   aliases?: string[];
   defaultSplit?: string;
   splits?: Record<string, string>;
@@ -71,10 +102,14 @@ export interface PluginManifest {
     datasets?: DatasetDecl[];
     strategies?: StrategyDecl[];
     models?: CodeDecl[];
-    scorers?: CodeDecl[];
+    scorers?: ScorerDecl[];
     ladders?: LadderDecl[];
-    /** adaptive-HPF level selectors (hpt.md §2.3; issue #6 item 2), e.g. `llm` and `fixed` */
+    /** adaptive-HPF level selectors (hpt.md §2.3), e.g. `llm` and `fixed` */
     selectors?: CodeDecl[];
+    /** standalone metrics (`hpt-bench score <id>`): classes implementing `StandaloneMetric` */
+    metrics?: CodeDecl[];
+    /** prompt-pack entries for existing datasets (the manifest has no `id`: it is the dataset's) */
+    packs?: Omit<PackDecl, 'id'>[];
   };
 }
 
@@ -91,17 +126,22 @@ export interface PluginSource {
   origin: 'builtin' | 'installed' | 'local';
 }
 
-/** The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders and selectors). */
-export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors';
+/**
+ * The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders, selectors, standalone
+ * metrics and prompt-pack additions).
+ */
+export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors' | 'metrics' | 'packs';
 
 /** The declaration type of each kind. */
 export interface DeclOf {
   datasets: DatasetDecl;
   strategies: StrategyDecl;
   models: CodeDecl;
-  scorers: CodeDecl;
+  scorers: ScorerDecl;
   ladders: LadderDecl;
   selectors: CodeDecl;
+  metrics: CodeDecl;
+  packs: PackDecl;
 }
 
 /**

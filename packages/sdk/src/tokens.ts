@@ -48,6 +48,8 @@ export const Tokens = {
   ScorerContribution: Symbol.for('hpt-bench.Contribution.scorers') as Token<Contribution>,
   LadderContribution: Symbol.for('hpt-bench.Contribution.ladders') as Token<Contribution>,
   SelectorContribution: Symbol.for('hpt-bench.Contribution.selectors') as Token<Contribution>,
+  MetricContribution: Symbol.for('hpt-bench.Contribution.metrics') as Token<Contribution>,
+  PackContribution: Symbol.for('hpt-bench.Contribution.packs') as Token<Contribution>,
 } as const;
 
 /** The name of a token as a plugin author writes it (`Tokens.Logger`), or its symbol description when it is not ours. */

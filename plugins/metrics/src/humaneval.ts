@@ -13,7 +13,7 @@
  * sandbox escape suite (`checkSandbox`) once per process and refuses the run when a protection is missing, unless the
  * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
  */
-import { type CompatMode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { type CompatMode, type EnvironmentCheck, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
 import { badTarget, compatOf, intOption, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
@@ -211,6 +211,27 @@ export class HumanEvalScorer implements Scorer {
       );
     }
     return { ...record, unsafe: true, summary: `UNSAFE sandbox (--unsafe-sandbox): model code ran although ${report.missing.join(', ')} ${report.missing.length === 1 ? 'does' : 'do'} not hold (mode ${report.mode})` };
+  }
+
+  /**
+   * `hpt-bench sandbox check` (manifest `environmentCheck: sandbox`): runs the sandbox escape suite (`checkSandbox`,
+   * not memoized) with the interpreter of `ctx.options.python`, and reports each protection, a verdict line
+   * (`mode namespaces (user: ..., memory bound: ..., python ...): all 9 protections hold (4.2 s)`) and the full report.
+   * @throws HptError `E_CONFIG` for a bad `python` option.
+   */
+  async checkEnvironment(ctx: ScoreContext): Promise<EnvironmentCheck> {
+    const python = runOptions(ctx).python;
+    const report = await checkSandbox(python === undefined ? {} : { python });
+    const n = Object.keys(report.protections).length;
+    const iso = report.isolation;
+    const verdict = report.holds ? `all ${n} protections hold` : `${report.missing.length} of ${n} protections do not hold: ${report.missing.join(', ')}`;
+    return {
+      holds: report.holds,
+      heading: 'protection',
+      checks: { ...report.protections },
+      summary: `mode ${report.mode} (user: ${iso.user}, memory bound: ${iso.memory}, python ${iso.python}): ${verdict} (${(report.durationMs / 1000).toFixed(1)} s)`,
+      record: report as unknown as Record<string, Json>,
+    };
   }
 
   /** Extracts the code, runs the program in the sandbox and records the outcome (see the class docs). */

@@ -6,7 +6,7 @@
  * - `RougeScorer` (`rouge`, SamSum: ROUGE-1 F1 ≥ threshold; mean F1 of the four types), rouge_score-compatible;
  * - `HumanEvalScorer` (`code-exec`, HumanEval: the program runs in a sandbox; pass@1), `passAtK`, `runPython`;
  * - `checkSandbox`, the sandbox escape suite (`hpt-bench sandbox check`, the HumanEval preflight);
- * - `scoreStandalone`, the metrics alone (`hpt-bench score`).
+ * - `scoreStandalone` and `SacreBleuMetric`, `BleuHfMetric`, `RougeMetric`: the metrics alone (`hpt-bench score`).
  */
 export { BooleanScorer, referenceBoolq, strictBoolean } from './boolean.js';
 export { ChoiceScorer, referenceChoice, strictLetter } from './choice.js';
@@ -15,7 +15,7 @@ export { NumericScorer, referenceGsm8k, referenceGsm8kValue, strictNumber } from
 export * from './bleu.js';
 export * from './rouge.js';
 export { porterStem } from './porter.js';
-export { scoreStandalone, STANDALONE_METRICS, type StandaloneMetric } from './standalone.js';
+export { BleuHfMetric, RougeMetric, SacreBleuMetric, scoreStandalone, STANDALONE_METRICS, type StandaloneMetric } from './standalone.js';
 export { HumanEvalScorer, sandboxPreflightRecord, buildProgram, definesEntryPoint, extractCode, passAtK, problemOf, referenceExtractCode, strictExtractCode } from './humaneval.js';
 export { cleanStaleSandboxes, runPython, runPythonSync, sandboxIsolation, setSandboxConcurrency, type RunResult, type RunPythonOptions, type SandboxIsolation } from './sandbox.js';
 export { checkSandbox, SANDBOX_PROTECTIONS, type CheckSandboxOptions, type ProtectionResult, type SandboxCheckReport, type SandboxProtection } from './sandbox-check.js';

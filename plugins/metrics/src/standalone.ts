@@ -1,8 +1,8 @@
-import { HptError, type Json } from '@hpt-bench/sdk';
+import { HptError, type Json, type StandaloneMetric as StandaloneMetricContract, type StandaloneScore } from '@hpt-bench/sdk';
 import { bleuHf, bleuHfSentence, sacreBleuCorpus, sacreBleuSentence, type SacreBleuOptions } from './bleu.js';
 import { rougeScore, ROUGE_TYPES, type RougeValue } from './rouge.js';
 
-/** Metric ids of `hpt-bench score` (issue #3 item 7). */
+/** Ids of the standalone metrics of this plugin (manifest kind `metrics`, `hpt-bench score <id>`). */
 export const STANDALONE_METRICS = ['sacrebleu', 'bleu-hf', 'rouge'] as const;
 export type StandaloneMetric = (typeof STANDALONE_METRICS)[number];
 
@@ -106,4 +106,53 @@ function bestRouge(refs: string[], prediction: string, stemmer: boolean): Record
 
 function mean(xs: number[]): number {
   return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0;
+}
+
+/** One line for a BLEU aggregate: `sacrebleu 48.53 (82.4/50.0/45.5/37.5, BP 0.943)` (sacrebleu on 0-100, bleu-hf 0-1). */
+function bleuText(metric: StandaloneMetric, r: Record<string, Json>): string {
+  const score = r.score as number;
+  const precisions = r.precisions as number[] | undefined;
+  const bp = (r.bp ?? r.brevityPenalty ?? 0) as number;
+  const extra = precisions ? ` (${precisions.map((p) => p.toFixed(1)).join('/')}, BP ${bp.toFixed(3)})` : '';
+  return `${metric} ${metric === 'sacrebleu' ? score.toFixed(2) : score.toFixed(4)}${extra}`;
+}
+
+/** Lines for a ROUGE aggregate: one per type, `rouge1    P 1.0000  R 0.6667  F 0.7500`. */
+function rougeText(r: Record<string, Json>): string {
+  return Object.entries(r)
+    .map(([t, v]) => {
+      const x = v as { precision: number; recall: number; fmeasure: number };
+      return `${t.padEnd(9)} P ${x.precision.toFixed(4)}  R ${x.recall.toFixed(4)}  F ${x.fmeasure.toFixed(4)}`;
+    })
+    .join('\n');
+}
+
+/**
+ * A metric of this plugin as the SDK's `StandaloneMetric` (manifest kind `metrics`): the aggregate of
+ * `scoreStandalone(id, ..., perSample = false)` and, when asked, the per-segment values of `perSample = true`.
+ */
+abstract class BuiltinMetric implements StandaloneMetricContract {
+  abstract readonly id: StandaloneMetric;
+  score(predictions: string[], references: string[][], options: Record<string, string>, perSample: boolean): StandaloneScore {
+    const aggregate = scoreStandalone(this.id, predictions, references, options, false);
+    const text = this.id === 'rouge' ? rougeText(aggregate) : bleuText(this.id, aggregate);
+    if (!perSample) return { aggregate, text };
+    const per = scoreStandalone(this.id, predictions, references, options, true);
+    return { aggregate, perSample: per.scores as Json[], text };
+  }
+}
+
+/** `sacrebleu`: sacreBLEU 2.x-compatible BLEU, 0-100 (hpt.md §3; options in `scoreStandalone`). */
+export class SacreBleuMetric extends BuiltinMetric {
+  readonly id = 'sacrebleu' as const;
+}
+
+/** `bleu-hf`: the HF evaluate / TF-NMT BLEU the HPT reference reports, 0-1 (hpt.md §3). */
+export class BleuHfMetric extends BuiltinMetric {
+  readonly id = 'bleu-hf' as const;
+}
+
+/** `rouge`: rouge_score-compatible ROUGE-1/2/L/Lsum (hpt.md §3); several references: the best F per type. */
+export class RougeMetric extends BuiltinMetric {
+  readonly id = 'rouge' as const;
 }

@@ -2,8 +2,8 @@ import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } fr
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
-import { checkFilters, HptError, instantiate, type CompatMode, type Dataset } from '@hpt-bench/core';
-import { filtersFrom, generatorFlags, HptCommand, TerminalTable } from '../base.js';
+import { checkFilters, HptError, instantiate, parseFilterOptions, type CompatMode, type Dataset } from '@hpt-bench/core';
+import { filterFlags, HptCommand, TerminalTable } from '../base.js';
 
 /** What `hpt-bench generate --json` prints: where the records went and how many per task. */
 export interface GenerateSummary {
@@ -35,6 +35,7 @@ modes. The file is written to a temporary name and renamed when complete. Feed i
     '<%= config.bin %> generate hibench/binary-tree --out binary.jsonl',
     '<%= config.bin %> generate hibench/multiple-tree --task remove_node --representation hierarchy --icl zero --seed 7 --out remove.jsonl',
     '<%= config.bin %> generate hibench/formula --preset easy --task calculate --out - | head -n 1',
+    '<%= config.bin %> generate hibench/json --filter semantics=nonsense --filter task=path_finding --out paths.jsonl',
   ];
 
   static override args = {
@@ -46,15 +47,15 @@ modes. The file is written to a temporary name and renamed when complete. Feed i
     seed: Flags.integer({ description: 'generator seed (recorded in every record)', default: 0 }),
     compat: Flags.string({ description: "strict (the tasks' intended semantics) or reference (the authors' toolkit behaviour)", options: ['strict', 'reference'], default: 'strict' }),
     limit: Flags.integer({ char: 'n', description: 'write only the first N records', min: 1 }),
-    ...generatorFlags,
+    ...filterFlags,
   };
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(Generate);
     const started = performance.now();
-    const { registry, container } = this.discover(flags.plugin);
+    const { registry, container, argv } = this.discoverWithFilters(Generate);
+    const { args, flags } = await this.parse(Generate, argv);
     const dc = registry.get('datasets', args.dataset);
-    const filters = filtersFrom(flags);
+    const filters = parseFilterOptions(flags.filter ?? []);
     checkFilters(dc.id, dc.decl, filters);
     const dataset = dc.decl.module ? await instantiate<Dataset>(container, dc) : undefined;
     if (!dataset?.generate) {

@@ -1,12 +1,12 @@
 import { Args } from '@oclif/core';
-import type { ContributionKind } from '@hpt-bench/core';
+import { type Contribution, type ContributionKind, datasetFilters, HptError, isHptError, packPlaceholders, type Registry } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../base.js';
 
-const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders', 'selectors'];
+const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders', 'selectors', 'metrics', 'packs'];
 
 /** `hpt-bench list [kind]`: the contributions of every discovered plugin. */
 export default class List extends HptCommand {
-  static override summary = 'List datasets, strategies, models, scorers, ladders and selectors contributed by plugins.';
+  static override summary = 'List datasets, strategies, models, scorers, ladders, selectors, standalone metrics and prompt-pack additions contributed by plugins.';
   static override examples = ['<%= config.bin %> list', '<%= config.bin %> list datasets --json', '<%= config.bin %> list ladders --plugin ./my-plugin'];
   static override args = {
     kind: Args.string({ description: 'only this kind', options: KINDS, required: false }),
@@ -19,7 +19,7 @@ export default class List extends HptCommand {
     const out: Record<string, unknown[]> = {};
     for (const kind of kinds) {
       out[kind] = registry.list(kind).map((c) => {
-        const d = c.decl as { description?: string; levels?: string[]; hpiDataset?: number; scorer?: unknown; kind?: string; aliases?: string[] };
+        const d = c.decl as { description?: string; levels?: string[]; hpiDataset?: number; scorer?: unknown; kind?: string; aliases?: string[]; dataset?: string; environmentCheck?: string };
         return {
           id: c.id,
           qualifiedId: c.qualifiedId,
@@ -29,6 +29,9 @@ export default class List extends HptCommand {
           ...(d.levels ? { levels: d.levels } : {}),
           ...(d.hpiDataset !== undefined ? { hpiDataset: d.hpiDataset, scorer: typeof d.scorer === 'string' ? d.scorer : (d.scorer as { id: string }).id } : {}),
           ...(d.aliases ? { aliases: d.aliases } : {}),
+          ...(kind === 'datasets' ? datasetDetails(c as Contribution<'datasets'>, registry) : {}),
+          ...(d.dataset ? { dataset: d.dataset } : {}),
+          ...(d.environmentCheck ? { environmentCheck: d.environmentCheck } : {}),
         };
       });
     }
@@ -39,10 +42,27 @@ export default class List extends HptCommand {
     for (const kind of kinds) {
       const t = new TerminalTable({ head: [kind, 'plugin', 'details'] });
       for (const row of out[kind] as Record<string, unknown>[]) {
-        const details = row.levels ? (row.levels as string[]).join(' > ') : row.hpiDataset !== undefined ? `scorer ${String(row.scorer)}, HPI_Dataset ${String(row.hpiDataset)}` : String(row.description ?? '');
+        const details = row.dataset
+          ? `adds to the prompt pack of ${String(row.dataset)}`
+          : row.levels ? (row.levels as string[]).join(' > ') : row.hpiDataset !== undefined ? `scorer ${String(row.scorer)}, HPI_Dataset ${String(row.hpiDataset)}` : String(row.description ?? '');
         t.push([String(row.id), String(row.plugin), details.length > 70 ? `${details.slice(0, 67)}...` : details]);
       }
       this.log(t.toString());
     }
+  }
+}
+
+/**
+ * A dataset's filters (object form, schemas/plugin-manifest.schema.json #/$defs/filter) and the placeholders its prompt
+ * pack (with the `packs` additions of other plugins) can fill (`packPlaceholders`); a pack that cannot be read gives
+ * `packError` instead of failing the whole list.
+ */
+function datasetDetails(c: Contribution<'datasets'>, registry: Registry): Record<string, unknown> {
+  const filters = datasetFilters(c.decl);
+  try {
+    return { ...(filters.length ? { filters } : {}), placeholders: packPlaceholders(c, registry) };
+  } catch (e) {
+    if (!isHptError(e)) throw e;
+    return { ...(filters.length ? { filters } : {}), packError: (e as HptError).message };
   }
 }

@@ -2,9 +2,9 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, readJsonText, createRngFactory, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
+import { assertValid, parseFilterOptions, readJsonText, createRngFactory, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
-import { checkEndpointUrl, endpointFlags, filtersFrom, generatorFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -50,12 +50,13 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     'max-response-bytes': Flags.integer({ description: 'largest model response in bytes (HTTP body and completion text): a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, max: 268_435_456, helpGroup: 'EXECUTION' }),
     'unsafe-sandbox': Flags.boolean({ description: 'execute model-written code (HumanEval) even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
     prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
-    ...generatorFlags,
+    ...filterFlags,
     ...endpointFlags,
   };
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Run);
+    const { registry, container, argv } = this.discoverWithFilters(Run);
+    const { flags } = await this.parse(Run, argv);
     if (flags.out) checkWritable(flags.out);
     const execution = {
       concurrency: flags.concurrency,
@@ -75,7 +76,6 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run)');
       config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
     }
-    const { registry, container } = this.discover(flags.plugin);
     if (!flags.resume && config.hpiDataset === undefined && existsSync(flags.store)) {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
       const id = registry.get('datasets', config.dataset).id;
@@ -130,7 +130,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     if (flags.mode === 'adaptive' && !flags.selector) throw new HptError('E_CONFIG', "--mode adaptive needs --selector: a model id for the paper's prompt-selector (e.g. openai:llama3) or fixed:<level>");
     if (flags['selector-base-url']) checkEndpointUrl('--selector-base-url', flags['selector-base-url']);
     if (flags.mode !== 'adaptive' && (flags.selector || flags['selector-base-url'])) throw new HptError('E_CONFIG', '--selector and --selector-base-url apply to --mode adaptive only');
-    const filters = filtersFrom(flags);
+    const filters = parseFilterOptions(flags.filter ?? []);
     if (Object.keys(filters).length) config.filters = filters;
     return config;
   }

@@ -73,6 +73,8 @@ const KIND_TOKEN: Record<ContributionKind, InjectionToken<Contribution>> = {
   scorers: Tokens.ScorerContribution,
   ladders: Tokens.LadderContribution,
   selectors: Tokens.SelectorContribution,
+  metrics: Tokens.MetricContribution,
+  packs: Tokens.PackContribution,
 };
 
 /**

@@ -1,9 +1,19 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { duplicateFilterNames } from './filters.js';
 import { assertValid, HptError, jsonErrorReason, type PluginManifest, type PluginSource, readJsonText } from '@hpt-bench/sdk';
 
-const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders'] as const;
-const SINGULAR: Record<(typeof CODE_KINDS)[number], string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', selectors: 'selector', ladders: 'ladder' };
+const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders', 'metrics', 'packs'] as const;
+const SINGULAR: Record<(typeof CODE_KINDS)[number], string> = {
+  datasets: 'dataset',
+  strategies: 'strategy',
+  models: 'model',
+  scorers: 'scorer',
+  selectors: 'selector',
+  ladders: 'ladder',
+  metrics: 'metric',
+  packs: 'pack',
+};
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -21,8 +31,10 @@ function declaredPaths(raw: unknown): { what: string; rel: string; mustExist: bo
     if (!Array.isArray(list)) continue;
     list.forEach((d, i) => {
       if (!isRecord(d)) return;
-      const who = `${SINGULAR[kind]} ${typeof d.id === 'string' ? `'${d.id}'` : `#${i}`}`;
+      const name = typeof d.id === 'string' ? d.id : kind === 'packs' && typeof d.dataset === 'string' ? d.dataset : undefined;
+      const who = `${SINGULAR[kind]} ${name !== undefined ? `'${name}'` : `#${i}`}`;
       if (typeof d.module === 'string') out.push({ what: `${who} module`, rel: d.module, mustExist: false });
+      if (kind === 'packs' && typeof d.promptPack === 'string') out.push({ what: `${who} promptPack`, rel: d.promptPack, mustExist: true });
       if (kind !== 'datasets') return;
       if (typeof d.promptPack === 'string') out.push({ what: `${who} promptPack`, rel: d.promptPack, mustExist: true });
       if (typeof d.file === 'string') out.push({ what: `${who} file`, rel: d.file, mustExist: true });
@@ -47,6 +59,7 @@ export function declaredIds(raw: unknown): Partial<Record<(typeof CODE_KINDS)[nu
     for (const d of list) {
       if (!isRecord(d)) continue;
       if (typeof d.id === 'string') ids.push(d.id);
+      else if (kind === 'packs' && typeof d.dataset === 'string') ids.push(d.dataset);
       if (kind === 'datasets' && Array.isArray(d.aliases)) ids.push(...d.aliases.filter((a): a is string => typeof a === 'string'));
     }
     if (ids.length) out[kind] = ids;
@@ -131,6 +144,10 @@ export function readPluginManifest(root: string, origin: PluginSource['origin'])
   const paths = declaredPaths(raw);
   for (const p of paths) resolvePluginPath({ name, root: abs }, p.rel, p.what);
   const manifest = assertValid<PluginManifest>('plugin-manifest', raw, `manifest of plugin ${name}`, 'E_MANIFEST');
+  for (const d of manifest.contributes.datasets ?? []) {
+    const dup = duplicateFilterNames(d);
+    if (dup.length) throw new HptError('E_MANIFEST', `plugin ${name}: dataset '${d.id}' declares the filter ${dup.map((n) => `'${n}'`).join(', ')} more than once`);
+  }
   for (const p of paths) {
     const file = resolvePluginPath({ name, root: abs }, p.rel, p.what);
     if (p.mustExist && !existsSync(file)) throw new HptError('E_MANIFEST', `plugin ${name}: ${p.what} names ${p.rel}, which does not exist in ${abs}`);

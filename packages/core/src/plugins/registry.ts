@@ -13,7 +13,16 @@ export interface BrokenPlugin {
   declares: Partial<Record<ContributionKind, string[]>> | undefined;
 }
 
-const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder', selectors: 'selector' };
+const SINGULAR: Record<ContributionKind, string> = {
+  datasets: 'dataset',
+  strategies: 'strategy',
+  models: 'model',
+  scorers: 'scorer',
+  ladders: 'ladder',
+  selectors: 'selector',
+  metrics: 'metric',
+  packs: 'pack',
+};
 
 /**
  * Suggest the closest known names to `wanted` (Levenshtein distance ≤ max(2, a third of its length), or a prefix match).
@@ -52,7 +61,11 @@ export class Registry {
     for (const kind of Object.keys(SINGULAR) as ContributionKind[]) {
       const decls = (plugin.manifest.contributes[kind] ?? []) as DeclOf[typeof kind][];
       const list = this.byKind.get(kind) ?? [];
-      for (const decl of decls) list.push({ kind, id: decl.id, qualifiedId: `${plugin.namespace}/${decl.id}`, plugin, decl });
+      for (const raw of decls) {
+        // a `packs` entry has no id of its own: it is the dataset it extends
+        const decl = kind === 'packs' && !('id' in raw) ? ({ ...(raw as object), id: (raw as unknown as { dataset: string }).dataset } as DeclOf[typeof kind]) : raw;
+        list.push({ kind, id: decl.id, qualifiedId: `${plugin.namespace}/${decl.id}`, plugin, decl });
+      }
       this.byKind.set(kind, list);
     }
   }

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { DependencyContainer } from 'tsyringe';
 import { type CompatMode, type Contribution, type Dataset, type DatasetDecl, type GenerationSettings, HptError, isHptError, isModelCallError, type Json, type LadderDecl, type Logger, type Model, type PromptPack, readJsonText, type Sample, type Scorer, type Selector, type Strategy, type StrategyDecl, Tokens } from '@hpt-bench/sdk';
 import { DeclarativeDataset } from '../data/declarative.js';
 import { LadderEngine, type LadderLevel, type SampleResult } from '../ladder/engine.js';
 import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
 import { SingleCallStrategy } from '../ladder/single-call.js';
+import { checkFilters } from '../plugins/filters.js';
 import { instantiate } from '../plugins/host.js';
 import type { Registry } from '../plugins/registry.js';
-import { GENERIC_PACK_PATH, loadPromptPack, withGenericInput } from '../prompt/pack.js';
+import { datasetPack, withGenericInput } from '../prompt/pack.js';
 import { CallCache } from '../store/cache.js';
 import type { RunStore, StoredAggregate } from '../store/store.js';
 import { ModelClient } from './client.js';
@@ -177,23 +177,6 @@ export interface PreparedRun {
   selector?: { selector: Selector; spec: string; model?: Model };
 }
 
-/**
- * Check the run's generator filters against the filters the dataset declares.
- * @throws HptError `E_CONFIG` naming the dataset, the filter and the ones it accepts.
- */
-export function checkFilters(datasetId: string, decl: DatasetDecl, filters: Record<string, string[]> | undefined): void {
-  const allowed = decl.filters ?? [];
-  for (const [name, values] of Object.entries(filters ?? {})) {
-    if (values.length === 0 || allowed.includes(name)) continue;
-    throw new HptError(
-      'E_CONFIG',
-      allowed.length
-        ? `dataset ${datasetId} has no filter --${name} (it accepts: ${allowed.map((f) => `--${f}`).join(', ')})`
-        : `dataset ${datasetId} is not generated and takes no generator filter (--${name}); filters apply to generated datasets such as hibench/binary-tree`,
-    );
-  }
-}
-
 /** Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance. */
 export async function resolveModel(registry: Registry, container: DependencyContainer, id: string, options: Record<string, Json>): Promise<Model> {
   const colon = id.indexOf(':');
@@ -303,13 +286,16 @@ export interface DatasetSource {
 }
 
 /**
- * Instantiate a dataset contribution (code, or declarative) and load its prompt pack.
- * @throws HptError `E_PLUGIN` for a dataset module that does not load, `E_PACK` for a bad pack.
+ * Instantiate a dataset contribution (code, or declarative) and load its prompt pack, with the entries `packs`
+ * contributions of the container's registry add to it (`datasetPack`).
+ * @throws HptError `E_PLUGIN` for a dataset module that does not load, `E_PACK` for a bad pack or a clashing entry.
  */
 export async function datasetSource(container: DependencyContainer, dc: Contribution<'datasets'>): Promise<DatasetSource> {
   const decl = dc.decl;
   const dataset: Dataset = decl.module ? await instantiate<Dataset>(container, dc) : new DeclarativeDataset(decl, dc.plugin.root);
-  const pack = loadPromptPack(decl.promptPack ? join(dc.plugin.root, decl.promptPack) : GENERIC_PACK_PATH);
+  // the dataset's pack plus the entries other plugins add to it (`packs` contributions)
+  const registry = container.isRegistered(Tokens.Registry, true) ? (container.resolve(Tokens.Registry) as Registry) : undefined;
+  const pack = datasetPack(dc, registry);
   return { datasetId: dc.id, decl, dataset, pack, genericPack: !decl.promptPack };
 }
 

@@ -1,0 +1,29 @@
+/**
+ * The filter values HiBench declares in its manifest (plugins/hibench/package.json, what `run`/`generate` check and
+ * `--help` lists) are exactly the values its generators accept (specs/hibench.md §3, §5.1): the manifest cannot drift
+ * from the code.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FilterDecl, PluginManifest } from '@hpt-bench/sdk';
+import { tasksOf } from '../../plugins/hibench/src/tree/tasks.js';
+import { BINARY_PRESET_DEFS, MULTIPLE_PRESET_DEFS } from '../../plugins/hibench/src/tree/tree.js';
+import { ICL_MODES, REPRESENTATIONS } from '../../plugins/hibench/src/tree/suite.js';
+import { JSON_PRESETS, JSON_SEMANTICS, JSON_TASK_GROUPS, JSON_TASKS } from '../../plugins/hibench/src/json/suite.js';
+import { FORMULA_PRESET_SHORTCUTS, FORMULA_PRESETS, FORMULA_TASKS } from '../../plugins/hibench/src/formula/generate.js';
+import { ROOT } from '../helpers/cli.js';
+
+const manifest = (JSON.parse(readFileSync(join(ROOT, 'plugins/hibench/package.json'), 'utf8')) as { 'hpt-bench': PluginManifest })['hpt-bench'];
+const declared = (id: string): Record<string, string[] | undefined> =>
+  Object.fromEntries((manifest.contributes.datasets!.find((d) => d.id === id)!.filters as FilterDecl[]).map((f) => [f.name, f.values]));
+
+describe('HiBench manifest filters', () => {
+  it('declare, per scenario, exactly the values the generators accept', () => {
+    const groups = Object.keys(JSON_TASK_GROUPS).filter((g) => !(JSON_TASKS as readonly string[]).includes(g));
+    expect(declared('binary-tree')).toEqual({ task: tasksOf('binary-tree'), preset: BINARY_PRESET_DEFS.map((p) => p.id), representation: [...REPRESENTATIONS], icl: [...ICL_MODES] });
+    expect(declared('multiple-tree')).toEqual({ task: tasksOf('multiple-tree'), preset: MULTIPLE_PRESET_DEFS.map((p) => p.id), representation: [...REPRESENTATIONS], icl: [...ICL_MODES] });
+    expect(declared('json')).toEqual({ task: [...JSON_TASKS, ...groups], preset: [...JSON_PRESETS], icl: [...ICL_MODES], semantics: [...JSON_SEMANTICS] });
+    expect(declared('formula')).toEqual({ task: [...FORMULA_TASKS], preset: [...FORMULA_PRESETS, ...FORMULA_PRESET_SHORTCUTS], icl: [...ICL_MODES] });
+  });
+});
