@@ -4,6 +4,7 @@
  * constructed for (`Tokens.Contribution`). DESIGN.md "Plugins: manifests, discovery, DI".
  */
 import type { Json } from './contracts.js';
+import type { ReportViewDecl } from './report.js';
 
 /** JSON Schema of a contribution's options (draft 2020-12). */
 export type OptionsSchema = Record<string, Json>;
@@ -75,6 +76,8 @@ export interface PluginManifest {
     ladders?: LadderDecl[];
     /** adaptive-HPF level selectors (hpt.md §2.3; issue #6 item 2), e.g. `llm` and `fixed` */
     selectors?: CodeDecl[];
+    /** report views: the paper layouts of the plugin's datasets (`ReportViewDecl`, report.ts) */
+    reports?: ReportViewDecl[];
   };
 }
 
@@ -91,8 +94,8 @@ export interface PluginSource {
   origin: 'builtin' | 'installed' | 'local';
 }
 
-/** The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders and selectors). */
-export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors';
+/** The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders, selectors and report views). */
+export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors' | 'reports';
 
 /** The declaration type of each kind. */
 export interface DeclOf {
@@ -102,6 +105,7 @@ export interface DeclOf {
   scorers: CodeDecl;
   ladders: LadderDecl;
   selectors: CodeDecl;
+  reports: ReportViewDecl;
 }
 
 /**

@@ -48,6 +48,7 @@ export const Tokens = {
   ScorerContribution: Symbol.for('hpt-bench.Contribution.scorers') as Token<Contribution>,
   LadderContribution: Symbol.for('hpt-bench.Contribution.ladders') as Token<Contribution>,
   SelectorContribution: Symbol.for('hpt-bench.Contribution.selectors') as Token<Contribution>,
+  ReportContribution: Symbol.for('hpt-bench.Contribution.reports') as Token<Contribution>,
 } as const;
 
 /** The name of a token as a plugin author writes it (`Tokens.Logger`), or its symbol description when it is not ours. */

@@ -73,6 +73,7 @@ const KIND_TOKEN: Record<ContributionKind, InjectionToken<Contribution>> = {
   scorers: Tokens.ScorerContribution,
   ladders: Tokens.LadderContribution,
   selectors: Tokens.SelectorContribution,
+  reports: Tokens.ReportContribution,
 };
 
 /**

@@ -2,8 +2,8 @@ import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { assertValid, HptError, jsonErrorReason, type PluginManifest, type PluginSource, readJsonText } from '@hpt-bench/sdk';
 
-const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders'] as const;
-const SINGULAR: Record<(typeof CODE_KINDS)[number], string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', selectors: 'selector', ladders: 'ladder' };
+const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders', 'reports'] as const;
+const SINGULAR: Record<(typeof CODE_KINDS)[number], string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', selectors: 'selector', ladders: 'ladder', reports: 'report view' };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

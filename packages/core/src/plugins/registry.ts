@@ -13,7 +13,7 @@ export interface BrokenPlugin {
   declares: Partial<Record<ContributionKind, string[]>> | undefined;
 }
 
-const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder', selectors: 'selector' };
+const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder', selectors: 'selector', reports: 'report view' };
 
 /**
  * Suggest the closest known names to `wanted` (Levenshtein distance ≤ max(2, a third of its length), or a prefix match).
