@@ -167,6 +167,20 @@ describe('code views', () => {
     expect(views.datasetLabel({ dataset: 'items' })).toBe('Items');
   });
 
+  it('a code view that cannot be built fails the load, or with onCodeError is kept without its code', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hpt-view-bad-'));
+    const manifest = { apiVersion: 1, contributes: { datasets: [{ id: 'items', scorer: 'exact', hpiDataset: 1, fields: { question: 'q' }, target: { field: 'a', type: 'string' } }], reports: [{ id: 'bad', datasets: ['items'], labels: { items: 'Items' }, tables: [{ id: 'plain', layout: 'hpi-accuracy', title: 'P' }], module: './view.mjs', export: 'Missing' }] } };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'hpt-plugin-bad', version: '1.0.0', type: 'module', 'hpt-bench': manifest }));
+    writeFileSync(join(dir, 'view.mjs'), 'export class Other {}\n');
+    const registry = discoverPlugins([{ root: dir, origin: 'local' }]);
+    await expect(loadReportViews(registry, createRunContainer(registry))).rejects.toMatchObject({ code: 'E_PLUGIN' });
+    const failed: string[] = [];
+    const views = await loadReportViews(registry, createRunContainer(registry), { onCodeError: (c) => failed.push(c.qualifiedId) });
+    expect(failed).toEqual(['hpt-plugin-bad/bad']);
+    expect(views.list[0]!.code).toBeUndefined();
+    expect(headers(byId(reportTables({ runs: [run({ runId: 'i', dataset: 'items' })] }, views), 'plain'))).toEqual(['Model', 'Items HPI', 'Items Acc']);
+  });
+
   it('the manifest schema accepts report views and rejects an unknown layout or a module without export', () => {
     const base = (reports: unknown) => ({ apiVersion: 1, contributes: { reports } });
     expect(() => assertValid('plugin-manifest', base([{ id: 'v', datasets: ['a'], tables: [{ id: 't', layout: 'threshold', title: 'T', metrics: { a: { label: 'X', key: 'x' } } }] }]), 'm')).not.toThrow();

@@ -50,7 +50,9 @@ Formats: table (aligned text; the default on a terminal), md (Markdown, the defa
     // the paper layouts come from the plugins' report views (not needed for json, which has no tables)
     const views = format === 'json' ? undefined : await (async () => {
       const { registry, container } = this.discover(flags.plugin ?? []);
-      return this.inDeclaredOrder(await loadReportViews(registry, container));
+      // a view whose code fails to load costs its computed tables and charts, not the report
+      const onCodeError = (c: { qualifiedId: string; plugin: { name: string } }, e: unknown) => this.logger.warn(`report view ${c.qualifiedId} of plugin ${c.plugin.name}: its computed tables and charts are left out (${(e as Error).message})`);
+      return this.inDeclaredOrder(await loadReportViews(registry, container, { onCodeError }));
     })();
     const store = new RunStore(flags.store, { readonly: true });
     let text: string;

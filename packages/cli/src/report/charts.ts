@@ -1,5 +1,5 @@
 /**
- * Server-side charts of the HTML report (issue #7 item 5): Vega-Lite specs compiled with `vega-lite` and rendered to
+ * Server-side charts of the HTML report: Vega-Lite specs compiled with `vega-lite` and rendered to
  * an SVG string by `vega` in Node (`renderer: 'none'`, no DOM, no canvas, no network: every spec carries its data
  * inline). Each function returns one self-contained `<svg>` element. The generic charts know no dataset (labels come
  * from the plugins' report views); a view's own charts arrive as data (`ReportChart`) and are drawn here.

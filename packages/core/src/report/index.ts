@@ -1,4 +1,4 @@
-/** Reports over stored runs (issue #7): run selection, bootstrap intervals, paired comparison, generic tables driven by the plugins' report views. */
+/** Reports over stored runs: run selection, bootstrap intervals, paired comparison, generic tables driven by the plugins' report views. */
 export * from './bootstrap.js';
 export * from './gather.js';
 export * from './compare.js';

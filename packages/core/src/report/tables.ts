@@ -1,5 +1,5 @@
 /**
- * Report tables (issue #7 items 2 and 4): a runs overview, usage per level, and the paper-style tables the report
+ * Report tables: a runs overview, usage per level, and the paper-style tables the report
  * views of the plugins declare or compute (`@hpt-bench/sdk` report.ts: the layouts of specs/hpt.md §7.1-7.3 as data,
  * computed tables as code) — plus Markdown and CSV renderers. The core knows no dataset: labels, column orders and
  * metrics come from the views. Values are kept at full precision in the tables; Markdown (and the CLI's text table)

@@ -77,17 +77,33 @@ export class ReportViews {
   }
 }
 
+/** Options of `loadReportViews`. */
+export interface LoadReportViewsOptions {
+  /**
+   * Called when a code view cannot be loaded or built; the view is then kept without its code (its declarative
+   * tables and labels still apply). Without it the error is thrown.
+   */
+  onCodeError?: (contribution: Contribution<'reports'>, error: unknown) => void;
+}
+
 /**
  * The report views of the registry's plugins (`registry.list('reports')`), code views built through `instantiate`
  * in `container` (so a view receives `Tokens.Contribution`, `Tokens.Options`, `Tokens.Logger`).
- * @throws HptError `E_PLUGIN` when a code view's class cannot be loaded or built.
+ * @throws HptError `E_PLUGIN` when a code view's class cannot be loaded or built (unless `onCodeError` is given).
  */
-export async function loadReportViews(registry: Registry, container: DependencyContainer): Promise<ReportViews> {
+export async function loadReportViews(registry: Registry, container: DependencyContainer, options: LoadReportViewsOptions = {}): Promise<ReportViews> {
   const out: LoadedReportView[] = [];
   for (const contribution of registry.list('reports')) {
     const decl = contribution.decl;
     const view: LoadedReportView = { contribution, decl };
-    if (decl.module && decl.export) view.code = await instantiate<ReportViewCode>(container, contribution);
+    if (decl.module && decl.export) {
+      try {
+        view.code = await instantiate<ReportViewCode>(container, contribution);
+      } catch (e) {
+        if (!options.onCodeError) throw e;
+        options.onCodeError(contribution, e);
+      }
+    }
     out.push(view);
   }
   return new ReportViews(out);
