@@ -3,8 +3,9 @@
  * `packages/sdk`, `packages/core` and `packages/cli` name no dataset of the built-in plugins and no HiBench scenario,
  * task or capability dimension outside comments. The names are read from the plugins themselves — the dataset ids
  * and aliases of every built-in manifest, the datasets and labels of their report views, the HiBench task lists and
- * the capability-dimension table (specs/hibench.md §1.3) — so a new dataset or task is checked without editing this
- * file. Comments are stripped first (docstrings cite the specs); a name matches as a whole word.
+ * the capability-dimension table (specs/hibench.md §1.3), and the namespaces of the plugins that bring datasets — so a
+ * new dataset or task is checked without editing this file. Comments are stripped first (docstrings cite the specs);
+ * a name matches as a whole word.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -126,13 +127,18 @@ interface Manifest {
   contributes: { datasets?: { id: string; aliases?: string[] }[]; reports?: { datasets: string[]; labels?: Record<string, string>; tables?: { datasets?: string[] }[] }[] };
 }
 
-/** Dataset ids, aliases, report-view datasets and labels declared by the manifest of every plugin under plugins/. */
+/**
+ * Dataset ids, aliases, report-view datasets and labels declared by the manifest of every plugin under plugins/, and
+ * the namespace of every plugin that declares datasets or report views.
+ */
 function manifestNames(): string[] {
   const out: string[] = [];
   for (const dir of readdirSync(join(ROOT, 'plugins'))) {
     const pj = readJson(`plugins/${dir}/package.json`);
     const m = pj['hpt-bench'] as Manifest | undefined;
     if (!m) continue;
+    // a plugin that brings datasets or report views names a benchmark (its namespace: `hibench`, `hpt-datasets`)
+    if (m.contributes.datasets?.length || m.contributes.reports?.length) out.push(String(pj.name).replace(/^@[^/]+\//, ''));
     for (const d of m.contributes.datasets ?? []) out.push(d.id, ...(d.aliases ?? []));
     for (const r of m.contributes.reports ?? []) {
       out.push(...r.datasets, ...Object.keys(r.labels ?? {}), ...Object.values(r.labels ?? {}));
@@ -176,6 +182,7 @@ const PENDING: readonly string[] = [
   // help examples and messages of the commands owned by other changes (run, generate, judge, calibrate) and of run/run.ts
   'packages/cli/src/commands/calibrate.ts: gsm8k',
   'packages/cli/src/commands/generate.ts: binary-tree',
+  'packages/cli/src/commands/generate.ts: hibench',
   'packages/cli/src/commands/generate.ts: multiple-tree',
   'packages/cli/src/commands/generate.ts: remove_node',
   'packages/cli/src/commands/judge.ts: boolq',
@@ -185,11 +192,13 @@ const PENDING: readonly string[] = [
   'packages/cli/src/commands/run.ts: boolq',
   'packages/cli/src/commands/run.ts: csqa',
   'packages/cli/src/commands/run.ts: gsm8k',
+  'packages/cli/src/commands/run.ts: hibench',
   'packages/cli/src/commands/run.ts: humaneval',
   'packages/cli/src/commands/run.ts: iwslt',
   'packages/cli/src/commands/run.ts: mirror_tree',
   'packages/cli/src/commands/run.ts: samsum',
   'packages/core/src/run/run.ts: binary-tree',
+  'packages/core/src/run/run.ts: hibench',
 ];
 
 /** Source files (not tests, not declarations) under `dir`. */
@@ -227,7 +236,7 @@ describe('the core knows no benchmark', () => {
 
   it('reads the names from the plugins (so the check covers what they declare)', () => {
     const names = new Set([...manifestNames(), ...hibenchNames()]);
-    for (const n of ['boolq', 'csqa', 'commonsense_qa', 'mmlu', 'gsm8k', 'humaneval', 'iwslt', 'iwslt2017-en-fr', 'samsum', 'binary-tree', 'multiple-tree', 'all_ancestor', 'node_depth', 'mirror_tree', 'SpaceComplexity', 'Local Relationship Awareness', 'BoolQ', 'HumanEval']) expect(names).toContain(n);
+    for (const n of ['hibench', 'hpt-datasets', 'boolq', 'csqa', 'commonsense_qa', 'mmlu', 'gsm8k', 'humaneval', 'iwslt', 'iwslt2017-en-fr', 'samsum', 'binary-tree', 'multiple-tree', 'all_ancestor', 'node_depth', 'mirror_tree', 'SpaceComplexity', 'Local Relationship Awareness', 'BoolQ', 'HumanEval']) expect(names).toContain(n);
     for (const w of ORDINARY_WORDS) expect(names).toContain(w);
   });
 
