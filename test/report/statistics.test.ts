@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   bootstrapMean,
   bootstrapRatios,
-  HIBENCH_TASK_DIMENSIONS,
   HptError,
   mulberry32,
   pairedCompare,
@@ -18,7 +17,8 @@ import {
   type ReportTable,
   type SampleUnit,
 } from '@hpt-bench/core';
-import { CAPABILITY_DIMENSIONS } from '../../plugins/hibench/src/match/aggregate.js';
+import * as core from '@hpt-bench/core';
+import { CAPABILITY_DIMENSIONS, dimensionOf } from '../../plugins/hibench/src/match/aggregate.js';
 
 /** Synthetic data from a generator the report module does not use (an LCG), so the test is independent of its PRNG. */
 function lcg(seed: number): () => number {
@@ -236,7 +236,13 @@ describe('table renderers', () => {
     expect(md).toContain('| m2 | 2.00 | 3.1 |');
   });
 
-  it("the report's capability-dimension map is the hibench plugin's, one table (hibench.md §1.3)", () => {
-    expect(CAPABILITY_DIMENSIONS).toBe(HIBENCH_TASK_DIMENSIONS);
+  it('the capability-dimension map is the hibench plugin\'s alone (hibench.md §1.3): the core exports none', () => {
+    const coreValues = Object.values(core as Record<string, unknown>);
+    const isDimensionMap = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).includes('Local Relationship Awareness');
+    expect(coreValues.filter(isDimensionMap)).toEqual([]);
+    expect(Object.keys(CAPABILITY_DIMENSIONS)).toHaveLength(32);
+    expect(dimensionOf('all-ancestor')).toBe('Local Relationship Awareness');
+    expect(dimensionOf('space_complexity')).toBe('Analytical Reasoning');
+    expect(dimensionOf('not_a_task')).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@
  * constructed for (`Tokens.Contribution`). DESIGN.md "Plugins: manifests, discovery, DI".
  */
 import type { Json } from './contracts.js';
+import type { ReportViewDecl } from './report.js';
 
 /** JSON Schema of a contribution's options (draft 2020-12). */
 export type OptionsSchema = Record<string, Json>;
@@ -110,6 +111,8 @@ export interface PluginManifest {
     metrics?: CodeDecl[];
     /** prompt-pack entries for existing datasets (the manifest has no `id`: it is the dataset's) */
     packs?: Omit<PackDecl, 'id'>[];
+    /** report views: the paper layouts of the plugin's datasets (`ReportViewDecl`, report.ts) */
+    reports?: ReportViewDecl[];
   };
 }
 
@@ -128,9 +131,9 @@ export interface PluginSource {
 
 /**
  * The contribution kinds a manifest can declare (DESIGN.md "The four plugin kinds", plus ladders, selectors, standalone
- * metrics and prompt-pack additions).
+ * metrics, prompt-pack additions and report views).
  */
-export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors' | 'metrics' | 'packs';
+export type ContributionKind = 'datasets' | 'strategies' | 'models' | 'scorers' | 'ladders' | 'selectors' | 'metrics' | 'packs' | 'reports';
 
 /** The declaration type of each kind. */
 export interface DeclOf {
@@ -142,6 +145,7 @@ export interface DeclOf {
   selectors: CodeDecl;
   metrics: CodeDecl;
   packs: PackDecl;
+  reports: ReportViewDecl;
 }
 
 /**

@@ -50,6 +50,7 @@ export const Tokens = {
   SelectorContribution: Symbol.for('hpt-bench.Contribution.selectors') as Token<Contribution>,
   MetricContribution: Symbol.for('hpt-bench.Contribution.metrics') as Token<Contribution>,
   PackContribution: Symbol.for('hpt-bench.Contribution.packs') as Token<Contribution>,
+  ReportContribution: Symbol.for('hpt-bench.Contribution.reports') as Token<Contribution>,
 } as const;
 
 /** The name of a token as a plugin author writes it (`Tokens.Logger`), or its symbol description when it is not ours. */

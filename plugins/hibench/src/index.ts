@@ -1,6 +1,6 @@
 /**
  * @hpt-bench/hibench: HiBench generators (binary tree, multiple tree, JSON, formula) as generated datasets, and the
- * `hierarchy` scorer family (specs/hibench.md).
+ * `hierarchy` scorer family (specs/hibench.md), and the HiBench report view (leaderboard, capability dimensions).
  */
 export * from './types.js';
 export * from './rng.js';
@@ -8,3 +8,4 @@ export * from './prompt.js';
 export * from './dataset.js';
 export * from './match/scorer.js';
 export * from './match/aggregate.js';
+export * from './report.js';

@@ -2,11 +2,11 @@ import { Args } from '@oclif/core';
 import { type Contribution, type ContributionKind, datasetFilters, HptError, isHptError, packPlaceholders, type Registry } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../base.js';
 
-const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders', 'selectors', 'metrics', 'packs'];
+const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers', 'ladders', 'selectors', 'metrics', 'packs', 'reports'];
 
 /** `hpt-bench list [kind]`: the contributions of every discovered plugin. */
 export default class List extends HptCommand {
-  static override summary = 'List datasets, strategies, models, scorers, ladders, selectors, standalone metrics and prompt-pack additions contributed by plugins.';
+  static override summary = 'List datasets, strategies, models, scorers, ladders, selectors, standalone metrics, prompt-pack additions and report views contributed by plugins.';
   static override examples = ['<%= config.bin %> list', '<%= config.bin %> list datasets --json', '<%= config.bin %> list ladders --plugin ./my-plugin'];
   static override args = {
     kind: Args.string({ description: 'only this kind', options: KINDS, required: false }),

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { formatCell, gatherReport, HptError, reportTables, reportToJson, reportToMarkdown, RunStore, tablesToCsv, type ReportTable } from '@hpt-bench/core';
+import { formatCell, gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable } from '@hpt-bench/core';
 import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';
 
@@ -10,8 +10,9 @@ type Format = (typeof FORMATS)[number];
 
 /**
  * `hpt-bench report`: tables, charts and statistics over stored runs (issue #7). HPI and accuracy carry seeded bootstrap
- * 95% percentile intervals over samples; `md`/`csv` give the paper layouts (hpt.md §7.1-7.3, hibench.md §4.5-4.6);
- * `html` is one self-contained page with inline SVG charts and the per-sample ladder trace.
+ * 95% percentile intervals over samples; `md`/`csv` give the paper layouts the plugins' report views declare (the
+ * built-ins: hpt.md §7.1-7.3, hibench.md §4.5-4.6); `html` is one self-contained page with inline SVG charts and the
+ * per-sample ladder trace.
  */
 export default class Report extends HptCommand {
   static override summary = 'Report on stored runs: tables, paper layouts, bootstrap intervals, an HTML page with charts.';
@@ -35,7 +36,7 @@ Formats: table (aligned text; the default on a terminal), md (Markdown, the defa
     latest: Flags.boolean({ description: 'report only the newest run of the store', default: false }),
     format: Flags.string({ char: 'f', description: 'table | md | csv | json | html (default: from --out, else table on a terminal, md otherwise)', options: [...FORMATS] }),
     out: Flags.string({ char: 'o', description: 'write the report to this file (a temp file renamed into place)' }),
-    table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, usage, hpt, humaneval, threshold, hibench, hibench-leaderboard, hibench-<scenario>, hibench-dimensions)', multiple: true, delimiter: ',' }),
+    table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, usage, and those of the report views of the installed plugins; an unknown id lists the report\'s tables)', multiple: true, delimiter: ',' }),
     bootstrap: Flags.integer({ description: 'bootstrap resamples B for the 95% intervals', default: 2000, min: 1, max: 1_000_000 }),
     seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
     'trace-limit': Flags.integer({ description: 'html: samples per run in the ladder trace (0: no trace)', default: 500, min: 0 }),
@@ -46,14 +47,21 @@ Formats: table (aligned text; the default on a terminal), md (Markdown, the defa
     const runIds = (argv as string[]).filter((a) => a.length > 0);
     const format = resolveFormat(flags.json, flags.format, flags.out);
     if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    // the paper layouts come from the plugins' report views (not needed for json, which has no tables)
+    const views = format === 'json' ? undefined : await (async () => {
+      const { registry, container } = this.discover(flags.plugin ?? []);
+      // a view whose code fails to load costs its computed tables and charts, not the report
+      const onCodeError = (c: { qualifiedId: string; plugin: { name: string } }, e: unknown) => this.logger.warn(`report view ${c.qualifiedId} of plugin ${c.plugin.name}: its computed tables and charts are left out (${(e as Error).message})`);
+      return this.inDeclaredOrder(await loadReportViews(registry, container, { onCodeError }));
+    })();
     const store = new RunStore(flags.store, { readonly: true });
     let text: string;
     try {
       const data = gatherReport(store, flags.store, { runIds, latest: flags.latest, resamples: flags.bootstrap, seed: flags.seed });
       if (format === 'json') text = `${JSON.stringify(reportToJson(data))}\n`;
-      else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'] });
+      else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}) });
       else {
-        const tables = pickTables(reportTables(data.runs), flags.table);
+        const tables = pickTables(reportTables(data, views), flags.table);
         text = format === 'md' ? reportToMarkdown(data, tables) : format === 'csv' ? tablesToCsv(tables) : `${renderText(tables)}\n`;
       }
     } finally {
@@ -63,6 +71,19 @@ Formats: table (aligned text; the default on a terminal), md (Markdown, the defa
       writeAtomically(flags.out, text);
       this.logger.info(`wrote ${format} report to ${flags.out}`);
     } else process.stdout.write(text);
+  }
+
+  /**
+   * The views in the order the CLI declares its built-in plugins (`oclif.plugins` of its package.json: the HPT tables
+   * before HiBench's), then those of other plugins in discovery order (oclif lists plugins alphabetically).
+   */
+  private inDeclaredOrder(views: ReportViews): ReportViews {
+    const declared = ((this.config.pjson.oclif as { plugins?: string[] } | undefined)?.plugins ?? []).filter((p): p is string => typeof p === 'string');
+    const rank = (v: LoadedReportView) => {
+      const i = declared.indexOf(v.contribution.plugin.name);
+      return i === -1 ? declared.length : i;
+    };
+    return new ReportViews(views.list.map((v, i) => ({ v, i })).sort((a, b) => rank(a.v) - rank(b.v) || a.i - b.i).map((x) => x.v));
   }
 }
 

@@ -1,11 +1,14 @@
 /**
- * Server-side charts of the HTML report (issue #7 item 5): Vega-Lite specs compiled with `vega-lite` and rendered to
+ * Server-side charts of the HTML report: Vega-Lite specs compiled with `vega-lite` and rendered to
  * an SVG string by `vega` in Node (`renderer: 'none'`, no DOM, no canvas, no network: every spec carries its data
- * inline). Each function returns one self-contained `<svg>` element.
+ * inline). Each function returns one self-contained `<svg>` element. The generic charts know no dataset (labels come
+ * from the plugins' report views); a view's own charts arrive as data (`ReportChart`) and are drawn here.
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { datasetLabel, formatThreshold, hibenchAggregate, hibenchBreakdown, HIBENCH_DIMENSION_NAMES, isHibenchRun, modelLabel, runLabel, type ReportData, type ReportRun } from '@hpt-bench/core';
+import { datasetLabel, formatThreshold, modelLabel, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun } from '@hpt-bench/core';
+
+export { uniqueRunLabels };
 
 /** Shared look: system sans-serif fonts (nothing to download), no view border, readable axis labels. */
 const CONFIG = {
@@ -37,13 +40,6 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
 const LEVEL_COLOURS = ['#1a9850', '#91cf60', '#d9ef8b', '#fee08b', '#fc8d59', '#d73027', '#a50026', '#7b3294', '#5e3c99', '#2b83ba'];
 const UNSOLVED_COLOUR = '#9e9e9e';
 
-/** Unique chart labels of the runs (`runLabel`, with the run id appended where two runs would share a label). */
-export function uniqueRunLabels(runs: readonly ReportRun[]): Map<string, string> {
-  const counts = new Map<string, number>();
-  for (const r of runs) counts.set(runLabel(r), (counts.get(runLabel(r)) ?? 0) + 1);
-  return new Map(runs.map((r) => [r.runId, (counts.get(runLabel(r)) ?? 0) > 1 ? `${runLabel(r)} (${r.runId})` : runLabel(r)]));
-}
-
 /** A chart of the report: its id, caption and SVG (or a note when there is nothing to draw). */
 export interface Chart {
   id: string;
@@ -53,18 +49,18 @@ export interface Chart {
   note?: string;
 }
 
-function columnOf(r: ReportRun): string {
-  return `${datasetLabel(r)}${r.threshold !== undefined ? ` ${formatThreshold(r.threshold)}` : ''}`;
+function columnOf(r: ReportRun, views: ReportViews): string {
+  return `${datasetLabel(r, views)}${r.threshold !== undefined ? ` ${formatThreshold(r.threshold)}` : ''}`;
 }
 
 /** Newest run per (model label, dataset column), in order of first appearance. */
-function gridCells(runs: readonly ReportRun[]): { rows: string[]; cols: string[]; cells: { row: string; col: string; run: ReportRun }[] } {
+function gridCells(runs: readonly ReportRun[], views: ReportViews): { rows: string[]; cols: string[]; cells: { row: string; col: string; run: ReportRun }[] } {
   const rows: string[] = [];
   const cols: string[] = [];
   const cells = new Map<string, { row: string; col: string; run: ReportRun }>();
   for (const r of runs) {
     const row = modelLabel(r);
-    const col = columnOf(r);
+    const col = columnOf(r, views);
     if (!rows.includes(row)) rows.push(row);
     if (!cols.includes(col)) cols.push(col);
     const k = `${row}\u0000${col}`;
@@ -98,8 +94,8 @@ function heatmap(title: string, legend: string, scheme: string, reverse: boolean
 }
 
 /** HPI and accuracy per model x dataset (threshold datasets one column per threshold): two heatmaps. */
-export async function heatmapCharts(runs: readonly ReportRun[]): Promise<Chart[]> {
-  const { rows, cols, cells } = gridCells(runs);
+export async function heatmapCharts(runs: readonly ReportRun[], views: ReportViews = ReportViews.none): Promise<Chart[]> {
+  const { rows, cols, cells } = gridCells(runs, views);
   const hpi = cells.map((c) => ({ row: c.row, col: c.col, value: c.run.hpi, text: c.run.hpi.toFixed(2) }));
   const acc = cells.map((c) => ({ row: c.row, col: c.col, value: c.run.accuracy * 100, text: (c.run.accuracy * 100).toFixed(1) }));
   return [
@@ -180,10 +176,10 @@ export async function usageCharts(runs: readonly ReportRun[], labels: Map<string
 }
 
 /** Accuracy vs HPI, one point per run, with the bootstrap 95% intervals of both as error bars. */
-export async function scatterChart(runs: readonly ReportRun[]): Promise<Chart> {
+export async function scatterChart(runs: readonly ReportRun[], views: ReportViews = ReportViews.none): Promise<Chart> {
   const values = runs.map((r) => ({
     model: modelLabel(r),
-    dataset: columnOf(r),
+    dataset: columnOf(r, views),
     hpi: r.hpi,
     acc: r.accuracy * 100,
     hlo: r.hpiCi95?.[0] ?? null,
@@ -208,13 +204,13 @@ export async function scatterChart(runs: readonly ReportRun[]): Promise<Chart> {
   return { id: 'scatter', title: 'Accuracy vs HPI', caption: 'One point per run; bars: bootstrap 95% intervals of HPI (horizontal) and accuracy (vertical).', svg: await renderSvg(spec) };
 }
 
-function groupedBars(title: string, axisTitle: string, values: { run: string; group: string; value: number; lo: number | null; hi: number | null }[], groups: string[], runOrder: string[], domain?: [number, number]): TopLevelSpec {
+function groupedBars(title: string, axisTitle: string, values: readonly ReportBar[], groups: string[], runOrder: string[], domain?: [number, number]): TopLevelSpec {
   const x = { field: 'value', type: 'quantitative', title: axisTitle, ...(domain ? { scale: { domain } } : {}) };
   const y = { field: 'group', type: 'nominal', sort: groups, title: null };
   const yOffset = { field: 'run', type: 'nominal', sort: runOrder };
   return {
     title,
-    data: { values },
+    data: { values: values.map((v) => ({ run: v.series, group: v.group, value: v.value, lo: v.lo, hi: v.hi })) },
     width: 520,
     height: { step: Math.max(12, Math.min(22, 60 / Math.max(1, runOrder.length))) * Math.max(1, runOrder.length) },
     layer: [
@@ -225,49 +221,29 @@ function groupedBars(title: string, axisTitle: string, values: { run: string; gr
 }
 
 /**
- * Generated (HiBench) datasets: HPI by preset (difficulty) and by capability dimension (hibench.md §1.3) from the
- * samples, and the leaderboard accuracy by dimension from `metrics.hibench` (§4.6). Empty when no run is generated.
+ * The charts the report views compute (`ReportViewCode.charts`, in view order), drawn as grouped bars; a chart
+ * without bars keeps its note. Views that cover no run of the report are not called.
  */
-export async function hibenchCharts(data: ReportData, labels: Map<string, string>): Promise<Chart[]> {
-  const runs = data.runs.filter((r) => isHibenchRun(r));
-  if (runs.length === 0) return [];
-  const runOrder = runs.map((r) => labels.get(r.runId)!);
-  const byPreset: { run: string; group: string; value: number; lo: number | null; hi: number | null }[] = [];
-  const byDim: typeof byPreset = [];
-  const accDim: typeof byPreset = [];
-  const presets: string[] = [];
-  for (const r of runs) {
-    const b = hibenchBreakdown(data.units.get(r.runId) ?? [], { resamples: data.bootstrap.resamples, seed: data.bootstrap.seed, stream: r.runId });
-    for (const p of b.byPreset) {
-      if (!presets.includes(p.group)) presets.push(p.group);
-      byPreset.push({ run: labels.get(r.runId)!, group: p.group, value: p.hpi, lo: p.hpiCi95?.[0] ?? null, hi: p.hpiCi95?.[1] ?? null });
-    }
-    for (const d of b.byDimension) byDim.push({ run: labels.get(r.runId)!, group: d.group, value: d.hpi, lo: d.hpiCi95?.[0] ?? null, hi: d.hpiCi95?.[1] ?? null });
-    const agg = hibenchAggregate(r);
-    for (const [dim, v] of Object.entries(agg?.dimensions ?? {})) if (agg && agg.n > 0) accDim.push({ run: labels.get(r.runId)!, group: dim, value: v * 100, lo: null, hi: null });
+export async function viewCharts(data: ReportData, views: ReportViews): Promise<Chart[]> {
+  const out: Chart[] = [];
+  for (const view of views.list) {
+    if (!view.code?.charts) continue;
+    const ctx = viewContext(view, data, views);
+    if (ctx.runs.length === 0) continue;
+    for (const c of view.code.charts(ctx)) out.push(await drawChart(c));
   }
-  const dims = HIBENCH_DIMENSION_NAMES.filter((d) => byDim.some((x) => x.group === d) || accDim.some((x) => x.group === d));
-  const charts: Chart[] = [];
-  charts.push(
-    byPreset.length
-      ? { id: 'hibench-preset', title: 'HiBench: HPI by preset', caption: 'HPI of the samples of each preset (difficulty), per run; bars: bootstrap 95% intervals.', svg: await renderSvg(groupedBars('HPI by preset (lower is better)', 'HPI', byPreset, presets, runOrder)) }
-      : { id: 'hibench-preset', title: 'HiBench: HPI by preset', caption: '', note: 'The samples carry no preset.' },
-  );
-  charts.push(
-    byDim.length
-      ? { id: 'hibench-dimension-hpi', title: 'HiBench: HPI by capability dimension', caption: 'HPI of the samples whose task belongs to each capability dimension (hibench.md §1.3), per run.', svg: await renderSvg(groupedBars('HPI by capability dimension (lower is better)', 'HPI', byDim, dims, runOrder)) }
-      : { id: 'hibench-dimension-hpi', title: 'HiBench: HPI by capability dimension', caption: '', note: 'No sample task maps to a capability dimension.' },
-  );
-  charts.push(
-    accDim.length
-      ? { id: 'hibench-dimension-accuracy', title: 'HiBench: accuracy by capability dimension', caption: 'Leaderboard dimension scores (zero-shot, non-nonsense queries solved at some level; hibench.md §4.6), %.', svg: await renderSvg(groupedBars('Accuracy by capability dimension (%)', 'accuracy %', accDim, dims, runOrder, [0, 100])) }
-      : { id: 'hibench-dimension-accuracy', title: 'HiBench: accuracy by capability dimension', caption: '', note: 'No run has zero-shot queries, so there are no leaderboard dimension scores.' },
-  );
-  return charts;
+  return out;
+}
+
+/** A view's chart as an SVG chart (or its note when it has no bars). */
+async function drawChart(c: ReportChart): Promise<Chart> {
+  if (!c.bars) return { id: c.id, title: c.title, caption: c.caption, note: c.note ?? 'Nothing to show.' };
+  const b = c.bars;
+  return { id: c.id, title: c.title, caption: c.caption, svg: await renderSvg(groupedBars(b.heading, b.axis, b.values, b.groups, b.series, b.domain)) };
 }
 
 /** Every chart of the HTML report, in page order. */
-export async function reportCharts(data: ReportData): Promise<Chart[]> {
-  const labels = uniqueRunLabels(data.runs);
-  return [...(await heatmapCharts(data.runs)), await levelChart(data.runs, labels), ...(await usageCharts(data.runs, labels)), await scatterChart(data.runs), ...(await hibenchCharts(data, labels))];
+export async function reportCharts(data: ReportData, views: ReportViews = ReportViews.none): Promise<Chart[]> {
+  const labels = uniqueRunLabels(data.runs, views);
+  return [...(await heatmapCharts(data.runs, views)), await levelChart(data.runs, labels), ...(await usageCharts(data.runs, labels)), await scatterChart(data.runs, views), ...(await viewCharts(data, views))];
 }

@@ -4,7 +4,7 @@
  * load, and no external fonts, scripts, styles or images. All stored text (model output, prompts, ids) is HTML-escaped.
  */
 import type { Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
-import { formatCell, reportTables } from '@hpt-bench/core';
+import { formatCell, reportTables, ReportViews } from '@hpt-bench/core';
 import { reportCharts, uniqueRunLabels, type Chart } from './charts.js';
 
 /** Options of `renderHtmlReport`. */
@@ -17,6 +17,8 @@ export interface HtmlOptions {
   traceBudget?: number;
   /** when the report was made (default: now) */
   generatedAt?: Date;
+  /** the plugins' report views (paper tables, labels, computed charts); default: none (generic tables and charts only) */
+  views?: ReportViews;
 }
 
 /** Escape text for HTML element content and quoted attribute values (`& < > " '`). */
@@ -187,9 +189,10 @@ const SCRIPT = `
  */
 export async function renderHtmlReport(data: ReportData, store: RunStore, options: HtmlOptions = {}): Promise<string> {
   const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 30_000_000 };
-  const labels = uniqueRunLabels(data.runs);
-  const tables = reportTables(data.runs);
-  const charts = await reportCharts(data);
+  const views = options.views ?? ReportViews.none;
+  const labels = uniqueRunLabels(data.runs, views);
+  const tables = reportTables(data, views);
+  const charts = await reportCharts(data, views);
   const b = data.bootstrap;
   const when = (options.generatedAt ?? new Date()).toISOString();
   const overview = tables.filter((t) => t.id === 'runs' || t.id === 'usage');

@@ -75,6 +75,7 @@ const KIND_TOKEN: Record<ContributionKind, InjectionToken<Contribution>> = {
   selectors: Tokens.SelectorContribution,
   metrics: Tokens.MetricContribution,
   packs: Tokens.PackContribution,
+  reports: Tokens.ReportContribution,
 };
 
 /**

@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { duplicateFilterNames } from './filters.js';
 import { assertValid, HptError, jsonErrorReason, type PluginManifest, type PluginSource, readJsonText } from '@hpt-bench/sdk';
 
-const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders', 'metrics', 'packs'] as const;
+const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders', 'metrics', 'packs', 'reports'] as const;
 const SINGULAR: Record<(typeof CODE_KINDS)[number], string> = {
   datasets: 'dataset',
   strategies: 'strategy',
@@ -13,6 +13,7 @@ const SINGULAR: Record<(typeof CODE_KINDS)[number], string> = {
   ladders: 'ladder',
   metrics: 'metric',
   packs: 'pack',
+  reports: 'report view',
 };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

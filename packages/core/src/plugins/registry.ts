@@ -22,6 +22,7 @@ const SINGULAR: Record<ContributionKind, string> = {
   selectors: 'selector',
   metrics: 'metric',
   packs: 'pack',
+  reports: 'report view',
 };
 
 /**

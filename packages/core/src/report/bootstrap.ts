@@ -4,8 +4,10 @@
  * of one run does not depend on which other runs are in the same report.
  */
 
-/** A closed interval `[lo, hi]` (same unit as the estimate it belongs to). */
-export type Interval = [number, number];
+import type { Interval } from '@hpt-bench/sdk';
+
+/** A closed interval `[lo, hi]` (same unit as the estimate it belongs to; defined in the SDK). */
+export type { Interval };
 
 /** Bootstrap settings: `resamples` B (default 2000), `seed` (default 0), confidence `level` (default 0.95). */
 export interface BootstrapOptions {

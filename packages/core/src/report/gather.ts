@@ -3,93 +3,12 @@
  * units the bootstrap resamples. Reads the SQLite store with its own read-only SQL (`store.db`), so it needs nothing
  * beyond the tables of `RunStore`.
  */
-import { HptError, type Json } from '@hpt-bench/sdk';
+import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 
-/**
- * One done sample of a run as the bootstrap sees it (a row of the `samples` table).
- * - `hpi`: the stored HPI **sum** of the sample's recorded scores (one score per sample in manual runs and strict
- *   adaptive runs; zero or two in adaptive runs under `--compat reference`, hpt.md §2.3 (a)-(b));
- * - `scores`: how many scores that sum holds (the unit's weight; `n` of a run = Σ scores, as in `RunStore.aggregate`);
- * - `solved`: how many of those scores are solves (0/1 in manual runs);
- * - `level`: the solving level (1..m) or null; `replicate`: `meta.replicate` of runs with `--samples N > 1`.
- */
-export interface SampleUnit {
-  sampleId: string;
-  index: number;
-  replicate?: number;
-  hpi: number;
-  scores: number;
-  solved: number;
-  level: number | null;
-  meta?: Record<string, Json>;
-}
-
-/** Calls, tokens and (with `--prices`) USD cost of one ladder level or of the selector (the run summary's `levels`). */
-export interface ReportUsage {
-  calls: number;
-  cachedCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  cost?: number;
-}
-
-/**
- * One run in a report (`hpt-bench report --format json` prints `{"runs": ReportRun[], "bootstrap": ...}`).
- * Point values are the run summary's (hpt.md §2.1: `hpi` = Σ HPI / n, `accuracy` = solved / n, lower HPI is better);
- * `hpiCi95` / `accuracyCi95` are seeded bootstrap percentile intervals over the run's samples (see
- * `unitEstimates`), null for a run without scored samples. `accuracy` is a fraction in [0, 1].
- */
-export interface ReportRun {
-  runId: string;
-  dataset: string;
-  model: string;
-  /** `manual` (hpt.md §2.1) or `adaptive` (§2.3) */
-  mode: string;
-  compat: string;
-  seed: number;
-  createdAt: string;
-  ladder: string[];
-  /** recorded scores (Σ scores over done samples) */
-  n: number;
-  /** done samples (rows), whatever their number of recorded scores */
-  samples: number;
-  hpi: number;
-  hpiCi95: Interval | null;
-  hpiDataset: number;
-  accuracy: number;
-  accuracyCi95: Interval | null;
-  /** samples solved at level k by `"k"`, plus `unsolved` */
-  levelCounts: Record<string, number>;
-  threshold?: number;
-  /** the dataset metric of the summary (corpus BLEU, ROUGE F1, pass@k, HiBench aggregates, ...) */
-  metrics?: Record<string, Json>;
-  calls: number;
-  cachedCalls: number;
-  usage: { promptTokens: number; completionTokens: number };
-  /** per ladder level (by level number): calls, tokens and cost */
-  levels: Record<string, ReportUsage>;
-  /** USD of the run's uncached calls, when it ran with `--prices` */
-  cost?: number;
-  errored: number;
-  /** replicates per sample (`--samples N`), when more than 1 */
-  replicates?: number;
-  /** adaptive runs: the selector spec, selections made, selections outside 1..m, the selector's usage */
-  selector?: string;
-  selections?: number;
-  invalidSelections?: number;
-  selectorUsage?: ReportUsage;
-}
-
-/** The bootstrap settings a report was computed with (recorded in its JSON). */
-export interface BootstrapSettings {
-  resamples: number;
-  seed: number;
-  level: number;
-  /** what was resampled (a sentence for readers of the JSON) */
-  units: string;
-}
+/** The report's data shapes live in the SDK (report views compute over them); re-exported here for host code. */
+export type { BootstrapSettings, ReportRun, ReportUsage, SampleUnit };
 
 /** Everything a report renders: the runs, in report order, and each run's sample units (by run id). */
 export interface ReportData {

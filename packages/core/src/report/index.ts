@@ -1,6 +1,6 @@
-/** Reports over stored runs (issue #7): run selection, bootstrap intervals, paired comparison, paper-style tables. */
+/** Reports over stored runs: run selection, bootstrap intervals, paired comparison, generic tables driven by the plugins' report views. */
 export * from './bootstrap.js';
 export * from './gather.js';
 export * from './compare.js';
-export * from './hibench.js';
+export * from './views.js';
 export * from './tables.js';

@@ -1,54 +1,26 @@
 /**
- * Report tables (issue #7 items 2 and 4): a runs overview, usage per level, and the paper layouts — HPT Tables 1-3
- * (specs/hpt.md §7.1-7.3: rows = models, columns = datasets, IWSLT/SamSum one column per threshold, HumanEval pass@1)
- * and the HiBench leaderboard, task and capability tables (specs/hibench.md §4.5-4.6) — plus Markdown and CSV
- * renderers. Values are kept at full precision in the tables; Markdown (and the CLI's text table) round for display.
+ * Report tables: a runs overview, usage per level, and the paper-style tables the report
+ * views of the plugins declare or compute (`@hpt-bench/sdk` report.ts: the layouts of specs/hpt.md §7.1-7.3 as data,
+ * computed tables as code) — plus Markdown and CSV renderers. The core knows no dataset: labels, column orders and
+ * metrics come from the views. Values are kept at full precision in the tables; Markdown (and the CLI's text table)
+ * round for display.
  */
-import type { Interval } from './bootstrap.js';
-import type { ReportData, ReportRun } from './gather.js';
-import { HIBENCH_DIMENSION_NAMES, HIBENCH_SCENARIOS, hibenchAggregate, isHibenchRun, scenarioLabel } from './hibench.js';
+import type { Interval, ReportCell, ReportColumn, ReportMetricDecl, ReportRun, ReportTable, ReportTableDecl, ReportViewContext, SampleUnit } from '@hpt-bench/sdk';
+import type { BootstrapSettings, ReportData } from './gather.js';
+import { unitEstimates } from './gather.js';
+import { ReportViews, type LoadedReportView } from './views.js';
 
-/** A column: its header, whether its cells carry a 95% interval, and the decimals shown (display only). */
-export interface ReportColumn {
-  label: string;
-  ci?: boolean;
-  digits?: number;
-}
+/** The table shapes live in the SDK (code report views build them); re-exported here for host code. */
+export type { ReportCell, ReportColumn, ReportTable };
 
-/** A cell: a number (full precision), a string, or null (no value: shown as `-`), with its interval if any. */
-export interface ReportCell {
-  value: number | string | null;
-  ci?: Interval | null;
-}
-
-/**
- * A table of a report. `id` selects it (`--table`), `title` and `source` (the spec section of its layout) head it,
- * `notes` explain it. `rows[i][j]` is the cell of column `columns[j]`.
- */
-export interface ReportTable {
-  id: string;
-  title: string;
-  source?: string;
-  notes: string[];
-  columns: ReportColumn[];
-  rows: ReportCell[][];
-}
-
-const DATASET_LABELS: Record<string, string> = { boolq: 'BoolQ', csqa: 'CSQA', mmlu: 'MMLU', gsm8k: 'GSM8k', humaneval: 'HumanEval', iwslt: 'IWSLT', samsum: 'SamSum' };
-/** Table 1's column order (hpt.md §7.1); other datasets follow in order of appearance. */
-const TABLE1_ORDER = ['mmlu', 'gsm8k', 'boolq', 'csqa'];
-const THRESHOLD_ORDER = ['iwslt', 'samsum'];
-
-/** The dataset id without a plugin namespace (`hpt-datasets/boolq` -> `boolq`, `hibench/binary-tree` -> `binary-tree`). */
+/** The dataset id without a plugin namespace (`hpt-datasets/boolq` -> `boolq`). */
 export function baseDatasetId(dataset: string): string {
   return dataset.slice(dataset.lastIndexOf('/') + 1);
 }
 
-/** A dataset's display name as the paper prints it (`boolq` -> `BoolQ`; HiBench scenarios -> `Binary`, ...; else the id). */
-export function datasetLabel(run: Pick<ReportRun, 'dataset' | 'metrics'>): string {
-  const base = baseDatasetId(run.dataset);
-  if (isHibenchRun(run)) return scenarioLabel(base);
-  return DATASET_LABELS[base] ?? run.dataset;
+/** A dataset's display name: the label the report view covering it declares, else the dataset id. */
+export function datasetLabel(run: Pick<ReportRun, 'dataset'>, views: ReportViews = ReportViews.none): string {
+  return views.datasetLabel(run);
 }
 
 /** A threshold as the paper's column headers print it (`0.15`, `0.2` -> `0.20`). */
@@ -65,13 +37,18 @@ export function modelLabel(run: Pick<ReportRun, 'model' | 'mode' | 'selector' | 
 }
 
 /** A short label of one run (model · dataset @threshold, mode), used in charts and the runs table. */
-export function runLabel(run: ReportRun): string {
-  return `${modelLabel(run)} · ${datasetLabel(run)}${run.threshold !== undefined ? ` @${formatThreshold(run.threshold)}` : ''}`;
+export function runLabel(run: ReportRun, views: ReportViews = ReportViews.none): string {
+  return `${modelLabel(run)} · ${datasetLabel(run, views)}${run.threshold !== undefined ? ` @${formatThreshold(run.threshold)}` : ''}`;
+}
+
+/** Unique chart labels of the runs (`runLabel`, with the run id appended where two runs would share a label). */
+export function uniqueRunLabels(runs: readonly ReportRun[], views: ReportViews = ReportViews.none): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const r of runs) counts.set(runLabel(r, views), (counts.get(runLabel(r, views)) ?? 0) + 1);
+  return new Map(runs.map((r) => [r.runId, (counts.get(runLabel(r, views)) ?? 0) > 1 ? `${runLabel(r, views)} (${r.runId})` : runLabel(r, views)]));
 }
 
 const pct = (ci: Interval | null | undefined): Interval | null => (ci ? [ci[0] * 100, ci[1] * 100] : null);
-const kindOf = (r: ReportRun): 'hibench' | 'humaneval' | 'threshold' | 'standard' =>
-  isHibenchRun(r) ? 'hibench' : baseDatasetId(r.dataset) === 'humaneval' ? 'humaneval' : r.threshold !== undefined ? 'threshold' : 'standard';
 
 /**
  * A model x column grid where each (row, column) keeps the newest run (by `createdAt`, then input order); returns the
@@ -104,20 +81,43 @@ function orderColumns(present: string[], order: readonly string[]): string[] {
   return [...known, ...present.filter((c) => !order.includes(c))];
 }
 
-/** HPT Table 1 layout (hpt.md §7.1): per dataset `<D> HPI` and `<D> Acc` (accuracy %), with 95% intervals. */
-export function hptTable(runs: readonly ReportRun[], kind: 'standard' | 'hibench' = 'standard'): ReportTable | undefined {
-  const mine = runs.filter((r) => kindOf(r) === kind);
-  if (mine.length === 0) return undefined;
+/** A run placed in a declarative table: its column key (the view's dataset id, else the base id) and label. */
+interface Placed {
+  run: ReportRun;
+  key: string;
+  label: string;
+}
+
+/** Whether a table of this layout takes the run: `threshold` takes runs with a threshold, the others runs without. */
+const layoutTakes = (t: ReportTableDecl, r: ReportRun) => (t.layout === 'threshold' ? r.threshold !== undefined : r.threshold === undefined);
+
+/**
+ * The value of a metric for a run (`ReportMetricDecl`): the summary's `metrics[key]` (or the accuracy without `key`,
+ * or as the `fallback`), times `scale`; with `ci`, the accuracy's interval (scaled) when the value is the accuracy.
+ */
+export function metricCell(r: ReportRun, m: ReportMetricDecl): ReportCell {
+  let v: number | null = m.key === undefined ? r.accuracy : typeof r.metrics?.[m.key] === 'number' ? (r.metrics[m.key] as number) : null;
+  if (v === null && m.fallback === 'accuracy') v = r.accuracy;
+  if (v === null) return { value: null, ci: null };
+  const scale = m.scale ?? 1;
+  const ci: Interval | null = m.ci && r.accuracyCi95 && Math.abs(v - r.accuracy) < 1e-12 ? [r.accuracyCi95[0] * scale, r.accuracyCi95[1] * scale] : null;
+  return { value: v * scale, ci };
+}
+
+/** The metric of a dataset without a declared one: its accuracy in %, with the interval (hpt.md §7.3 for other datasets). */
+const accuracyMetric = (label: string): ReportMetricDecl => ({ label: `${label} Acc`, scale: 100, ci: true });
+
+/** The HPT Table 1 layout (hpt.md §7.1): per dataset `<D> HPI` and `<D> Acc` (accuracy %), with 95% intervals. */
+function hpiAccuracyTable(t: ReportTableDecl, placed: Placed[], order: readonly string[]): ReportTable {
   const grid = new Grid();
   const cols: string[] = [];
   const labels = new Map<string, string>();
-  for (const r of mine) {
-    const c = baseDatasetId(r.dataset);
-    if (!cols.includes(c)) cols.push(c);
-    labels.set(c, datasetLabel(r));
-    grid.put(modelLabel(r), c, r);
+  for (const p of placed) {
+    if (!cols.includes(p.key)) cols.push(p.key);
+    labels.set(p.key, p.label);
+    grid.put(modelLabel(p.run), p.key, p.run);
   }
-  const ordered = orderColumns(cols, kind === 'hibench' ? HIBENCH_SCENARIOS.map(([s]) => s) : TABLE1_ORDER);
+  const ordered = orderColumns(cols, order);
   const columns: ReportColumn[] = [{ label: 'Model' }];
   for (const c of ordered) columns.push({ label: `${labels.get(c)} HPI`, ci: true, digits: 2 }, { label: `${labels.get(c)} Acc`, ci: true, digits: 2 });
   const rows = grid.rows.map((m) => {
@@ -128,192 +128,147 @@ export function hptTable(runs: readonly ReportRun[], kind: 'standard' | 'hibench
     }
     return row;
   });
-  return kind === 'hibench'
-    ? {
-        id: 'hibench',
-        title: 'HiBench: HPI and accuracy (%) per model and scenario',
-        source: 'hpt.md §7.1 layout over generated datasets',
-        notes: ['HPI: lower is better (unsolved = m + HPI_Dataset). Acc: samples solved at some ladder level, all ICL modes. [lo, hi]: bootstrap 95% interval.', ...grid.note()],
-        columns,
-        rows,
-      }
-    : {
-        id: 'hpt',
-        title: 'HPI (lower is better) and accuracy (%)',
-        source: 'hpt.md §7.1 (HPT Table 1 layout)',
-        notes: ['[lo, hi]: bootstrap 95% percentile interval over samples.', ...grid.note()],
-        columns,
-        rows,
-      };
-}
-
-/** HPT Table 2 layout (hpt.md §7.2): HumanEval HPI and pass@1 (fraction). */
-export function humanevalTable(runs: readonly ReportRun[]): ReportTable | undefined {
-  const mine = runs.filter((r) => kindOf(r) === 'humaneval');
-  if (mine.length === 0) return undefined;
-  const grid = new Grid();
-  for (const r of mine) grid.put(modelLabel(r), 'humaneval', r);
-  const rows = grid.rows.map((m) => {
-    const r = grid.get(m, 'humaneval')!;
-    const p = r.metrics?.['pass@1'];
-    const pass1 = typeof p === 'number' ? p : r.accuracy;
-    return [{ value: m }, { value: r.hpi, ci: r.hpiCi95 }, { value: pass1, ci: Math.abs(pass1 - r.accuracy) < 1e-12 ? r.accuracyCi95 : null }];
-  });
-  return {
-    id: 'humaneval',
-    title: 'HumanEval: HPI and pass@1',
-    source: 'hpt.md §7.2 (HPT Table 2 layout)',
-    notes: ['pass@1 as a fraction; its interval is the accuracy bootstrap (pass@1 = accuracy with one completion per problem).', ...grid.note()],
-    columns: [{ label: 'Model' }, { label: 'HPI', ci: true, digits: 2 }, { label: 'Pass@1', ci: true, digits: 2 }],
-    rows,
-  };
-}
-
-/** The dataset metric of a threshold dataset's run: IWSLT corpus BLEU (0-1), SamSum ROUGE-L F1 (0-1), else accuracy %. */
-function thresholdMetric(base: string): { label: string; value(r: ReportRun): number | null; ci(r: ReportRun): Interval | null } {
-  const metric = (key: string) => (r: ReportRun) => (typeof r.metrics?.[key] === 'number' ? (r.metrics[key] as number) : null);
-  if (base === 'iwslt') return { label: 'BLEU', value: metric('bleu'), ci: () => null };
-  if (base === 'samsum') return { label: 'ROUGE-L', value: metric('rougeL'), ci: () => null };
-  return { label: `${DATASET_LABELS[base] ?? base} Acc`, value: (r) => r.accuracy * 100, ci: (r) => pct(r.accuracyCi95) };
+  return { id: t.id, title: t.title, ...(t.source ? { source: t.source } : {}), notes: [...(t.notes ?? []), ...grid.note()], columns, rows };
 }
 
 /**
- * HPT Table 3 layout (hpt.md §7.3): per threshold dataset, `<D> HPI <t>` for each threshold t of its runs, then the
- * metric per threshold (`BLEU <t>` corpus BLEU 0-1 for IWSLT, `ROUGE-L <t>` mean ROUGE-L F1 0-1 for SamSum).
+ * The HPT Table 2 layout (hpt.md §7.2): `HPI` and the dataset's metric (e.g. HumanEval pass@1); with several datasets
+ * each pair of headers is prefixed by the dataset label.
  */
-export function thresholdTable(runs: readonly ReportRun[]): ReportTable | undefined {
-  const mine = runs.filter((r) => kindOf(r) === 'threshold');
-  if (mine.length === 0) return undefined;
+function hpiMetricTable(t: ReportTableDecl, placed: Placed[], order: readonly string[]): ReportTable {
+  const grid = new Grid();
+  const cols: string[] = [];
+  const labels = new Map<string, string>();
+  for (const p of placed) {
+    if (!cols.includes(p.key)) cols.push(p.key);
+    labels.set(p.key, p.label);
+    grid.put(modelLabel(p.run), p.key, p.run);
+  }
+  const ordered = orderColumns(cols, order);
+  const prefix = (c: string) => (ordered.length > 1 || (t.datasets?.length ?? 0) > 1 ? `${labels.get(c)} ` : '');
+  const metricOf = (c: string): ReportMetricDecl => t.metrics?.[c] ?? { label: 'Acc', scale: 100, ci: true };
+  const columns: ReportColumn[] = [{ label: 'Model' }];
+  for (const c of ordered) columns.push({ label: `${prefix(c)}HPI`, ci: true, digits: 2 }, { label: `${prefix(c)}${metricOf(c).label}`, ci: metricOf(c).ci ?? false, digits: 2 });
+  const rows = grid.rows.map((m) => {
+    const row: ReportCell[] = [{ value: m }];
+    for (const c of ordered) {
+      const r = grid.get(m, c);
+      row.push(r ? { value: r.hpi, ci: r.hpiCi95 } : { value: null }, r ? metricCell(r, metricOf(c)) : { value: null });
+    }
+    return row;
+  });
+  return { id: t.id, title: t.title, ...(t.source ? { source: t.source } : {}), notes: [...(t.notes ?? []), ...grid.note()], columns, rows };
+}
+
+/**
+ * The HPT Table 3 layout (hpt.md §7.3): per dataset, `<D> HPI <t>` for each threshold t of its runs, then the metric
+ * per threshold (`<metric label> <t>`; a dataset without a declared metric shows `<D> Acc <t>`, accuracy %).
+ */
+function thresholdTable(t: ReportTableDecl, placed: Placed[], order: readonly string[]): ReportTable {
   const grid = new Grid();
   const byDataset = new Map<string, number[]>();
   const labels = new Map<string, string>();
-  for (const r of mine) {
-    const base = baseDatasetId(r.dataset);
-    const ts = byDataset.get(base) ?? [];
-    if (!ts.includes(r.threshold!)) ts.push(r.threshold!);
-    byDataset.set(base, ts);
-    labels.set(base, datasetLabel(r));
-    grid.put(modelLabel(r), `${base}\u0000${r.threshold}`, r);
+  for (const p of placed) {
+    const ts = byDataset.get(p.key) ?? [];
+    if (!ts.includes(p.run.threshold!)) ts.push(p.run.threshold!);
+    byDataset.set(p.key, ts);
+    labels.set(p.key, p.label);
+    grid.put(modelLabel(p.run), `${p.key}\u0000${p.run.threshold}`, p.run);
   }
-  const datasets = orderColumns([...byDataset.keys()], THRESHOLD_ORDER);
+  const datasets = orderColumns([...byDataset.keys()], order);
   const columns: ReportColumn[] = [{ label: 'Model' }];
   const getters: ((m: string) => ReportCell)[] = [];
   for (const d of datasets) {
     const ts = byDataset.get(d)!.sort((a, b) => a - b);
-    const metric = thresholdMetric(d);
-    for (const t of ts) {
-      columns.push({ label: `${labels.get(d)} HPI ${formatThreshold(t)}`, ci: true, digits: 2 });
+    const metric = t.metrics?.[d] ?? accuracyMetric(labels.get(d)!);
+    for (const th of ts) {
+      columns.push({ label: `${labels.get(d)} HPI ${formatThreshold(th)}`, ci: true, digits: 2 });
       getters.push((m) => {
-        const r = grid.get(m, `${d}\u0000${t}`);
+        const r = grid.get(m, `${d}\u0000${th}`);
         return r ? { value: r.hpi, ci: r.hpiCi95 } : { value: null };
       });
     }
-    for (const t of ts) {
-      columns.push({ label: `${metric.label} ${formatThreshold(t)}`, ci: metric.label.endsWith('Acc'), digits: 2 });
+    for (const th of ts) {
+      columns.push({ label: `${metric.label} ${formatThreshold(th)}`, ci: metric.ci ?? false, digits: 2 });
       getters.push((m) => {
-        const r = grid.get(m, `${d}\u0000${t}`);
-        return r ? { value: metric.value(r), ci: metric.ci(r) } : { value: null };
+        const r = grid.get(m, `${d}\u0000${th}`);
+        return r ? metricCell(r, metric) : { value: null };
       });
     }
   }
   return {
-    id: 'threshold',
-    title: 'Threshold-solved datasets: HPI and metric per threshold',
-    source: 'hpt.md §7.3 (HPT Table 3 layout)',
-    notes: ['A sample counts as solved when its sentence BLEU (IWSLT) or ROUGE-1 F1 (SamSum) reaches the threshold. BLEU: corpus BLEU 0-1; ROUGE-L: mean F1 0-1 over every recorded prediction (not bootstrapped).', ...grid.note()],
+    id: t.id,
+    title: t.title,
+    ...(t.source ? { source: t.source } : {}),
+    notes: [...(t.notes ?? []), ...grid.note()],
     columns,
     rows: grid.rows.map((m) => [{ value: m }, ...getters.map((g) => g(m))]),
   };
 }
 
+const LAYOUTS: Record<ReportTableDecl['layout'], (t: ReportTableDecl, placed: Placed[], order: readonly string[]) => ReportTable> = {
+  'hpi-accuracy': hpiAccuracyTable,
+  'hpi-metric': hpiMetricTable,
+  threshold: thresholdTable,
+};
+
 /**
- * HiBench leaderboard layouts (hibench.md §4.5-4.6) from the runs' `metrics.hibench` (zero-shot, non-nonsense; accuracy
- * = solved at some ladder level), in %: the overall table (scenario columns + Avg = mean of the scenario scores), one
- * task table per scenario (task columns + Avg = the scenario score), and the capability dimensions (per model, the
- * mean over its scenarios' dimension scores, §4.6).
+ * The declarative tables of the views (`ReportTableDecl`), in view order, those with runs, each with its view. A run
+ * goes into every table that lists its dataset and whose layout takes it (threshold or not); a run that no table
+ * took goes into the `fallback` tables whose layout takes it, shown by its dataset label.
  */
-export function hibenchTables(runs: readonly ReportRun[]): ReportTable[] {
-  const mine = runs.filter((r) => isHibenchRun(r));
-  if (mine.length === 0) return [];
-  const models: string[] = [];
-  // per model, per scenario: the newest run's aggregate
-  const perModel = new Map<string, Map<string, { run: ReportRun; agg: NonNullable<ReturnType<typeof hibenchAggregate>> }>>();
-  let hidden = 0;
-  let empty = 0;
-  for (const r of mine) {
-    const agg = hibenchAggregate(r);
-    const m = modelLabel(r);
-    if (!models.includes(m)) models.push(m);
-    if (!agg || agg.n === 0) {
-      empty++;
-      continue;
+export function declaredTables(runs: readonly ReportRun[], views: ReportViews): { view: LoadedReportView; table: ReportTable }[] {
+  const decls = views.list.flatMap((view) => (view.decl.tables ?? []).map((table) => ({ view, table })));
+  const placedAnywhere = new Set<string>();
+  const placedIn = decls.map(({ view, table }) => {
+    const entries = table.datasets ?? view.decl.datasets;
+    const placed: Placed[] = [];
+    for (const r of runs) {
+      const key = views.entryOf(view, r, entries);
+      if (key === undefined || !layoutTakes(table, r)) continue;
+      placedAnywhere.add(r.runId);
+      placed.push({ run: r, key, label: view.decl.labels?.[key] ?? key });
     }
-    const byScenario = perModel.get(m) ?? new Map();
-    perModel.set(m, byScenario);
-    for (const sc of Object.keys(agg.scenarios)) {
-      const old = byScenario.get(sc);
-      if (old) hidden++;
-      if (!old || old.run.createdAt <= r.createdAt) byScenario.set(sc, { run: r, agg });
-    }
-  }
-  const notes: string[] = ['Accuracy (%) of zero-shot, non-nonsense queries (hibench.md §4.5 step 1) solved at some ladder level; task = mean of its configurations, scenario = mean of its tasks, Avg = mean of the scenarios.'];
-  if (hidden) notes.push(`${hidden} older run(s) of the same model and scenario are not shown (the newest is).`);
-  if (empty) notes.push(`${empty} run(s) have no zero-shot queries, so no leaderboard score (see metrics.hibenchAll in the JSON report).`);
-  const scenarios = orderColumns([...new Set([...perModel.values()].flatMap((m) => [...m.keys()]))], HIBENCH_SCENARIOS.map(([s]) => s));
-  const tables: ReportTable[] = [];
-  tables.push({
-    id: 'hibench-leaderboard',
-    title: 'HiBench leaderboard: accuracy (%) per scenario',
-    source: 'hibench.md §4.5 (HiBench Table 2 layout)',
-    notes,
-    columns: [{ label: 'Model' }, ...scenarios.map((s) => ({ label: scenarioLabel(s), digits: 2 })), { label: 'Avg', digits: 2 }],
-    rows: models.map((m) => {
-      const by = perModel.get(m);
-      const vals = scenarios.map((s) => by?.get(s)?.agg.scenarios[s]);
-      const present = vals.filter((v): v is number => typeof v === 'number');
-      return [{ value: m }, ...vals.map((v) => ({ value: typeof v === 'number' ? v * 100 : null })), { value: present.length ? (100 * present.reduce((a, b) => a + b, 0)) / present.length : null }];
-    }),
+    return placed;
   });
-  for (const s of scenarios) {
-    const tasks: string[] = [];
-    for (const by of perModel.values()) for (const t of Object.keys(by.get(s)?.agg.tasks ?? {})) if (t.startsWith(`${s}/`) && !tasks.includes(t)) tasks.push(t);
-    tables.push({
-      id: `hibench-${s}`,
-      title: `HiBench ${scenarioLabel(s)}: accuracy (%) per task`,
-      source: 'hibench.md §4.5 (HiBench Tables 13-18 layout)',
-      notes: ['Zero-shot, non-nonsense queries; Avg = the scenario score (mean of the task columns).'],
-      columns: [{ label: 'Model' }, ...tasks.map((t) => ({ label: t.slice(s.length + 1), digits: 2 })), { label: 'Avg', digits: 2 }],
-      rows: models
-        .filter((m) => perModel.get(m)?.has(s))
-        .map((m) => {
-          const agg = perModel.get(m)!.get(s)!.agg;
-          return [{ value: m }, ...tasks.map((t) => ({ value: typeof agg.tasks[t] === 'number' ? agg.tasks[t] * 100 : null })), { value: typeof agg.scenarios[s] === 'number' ? agg.scenarios[s] * 100 : null }];
-        }),
-    });
-  }
-  const dims = HIBENCH_DIMENSION_NAMES.filter((d) => [...perModel.values()].some((by) => [...by.values()].some((x) => typeof x.agg.dimensions[d] === 'number')));
-  if (dims.length) {
-    tables.push({
-      id: 'hibench-dimensions',
-      title: 'HiBench capability dimensions: accuracy (%)',
-      source: 'hibench.md §1.3, §4.6',
-      notes: ["Per model: each run's (scenario's) dimension score, averaged across scenarios (mean of scenario means, not task-weighted)."],
-      columns: [{ label: 'Model' }, ...dims.map((d) => ({ label: d, digits: 2 }))],
-      rows: models
-        .filter((m) => perModel.has(m))
-        .map((m) => {
-          const runsOfModel = [...new Set([...perModel.get(m)!.values()].map((x) => x.agg))];
-          return [
-            { value: m },
-            ...dims.map((d) => {
-              const v = runsOfModel.map((a) => a.dimensions[d]).filter((x): x is number => typeof x === 'number');
-              return { value: v.length ? (100 * v.reduce((a, b) => a + b, 0)) / v.length : null };
-            }),
-          ];
-        }),
-    });
-  }
-  return tables;
+  const out: { view: LoadedReportView; table: ReportTable }[] = [];
+  decls.forEach(({ view, table }, i) => {
+    const placed = placedIn[i]!;
+    if (table.fallback) {
+      for (const r of runs) if (!placedAnywhere.has(r.runId) && layoutTakes(table, r)) placed.push({ run: r, key: baseDatasetId(r.dataset), label: views.datasetLabel(r) });
+      placed.sort((a, b) => runs.indexOf(a.run) - runs.indexOf(b.run));
+    }
+    if (placed.length) out.push({ view, table: LAYOUTS[table.layout](table, placed, table.datasets ?? view.decl.datasets) });
+  });
+  return out;
+}
+
+/** What a code view computes over: the report's runs, their units (when gathered) and bootstrap settings. */
+export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap'>>;
+
+const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
+
+/** The context a code view is called with (`ReportViewContext`): its runs, units, the report's bootstrap and labels. */
+export function viewContext(view: LoadedReportView, data: ReportViewData, views: ReportViews): ReportViewContext {
+  const bootstrap = data.bootstrap ?? NO_BOOTSTRAP;
+  const labels = uniqueRunLabels(data.runs, views);
+  return {
+    runs: views.runsOf(view, data.runs),
+    order: view.decl.datasets,
+    bootstrap,
+    units: (runId: string) => data.units?.get(runId) ?? [],
+    estimate: (units: readonly SampleUnit[], stream: string) => unitEstimates(units, { resamples: bootstrap.resamples, seed: bootstrap.seed, stream }),
+    label: (id: string) => view.decl.labels?.[id] ?? id,
+    modelLabel,
+    runLabel: (run: ReportRun) => labels.get(run.runId) ?? runLabel(run, views),
+  };
+}
+
+/** The tables of one code view (`ReportViewCode.tables`); empty when it has none or covers no run of the report. */
+export function viewTables(view: LoadedReportView, data: ReportViewData, views: ReportViews): ReportTable[] {
+  if (!view.code?.tables) return [];
+  const ctx = viewContext(view, data, views);
+  return ctx.runs.length ? view.code.tables(ctx) : [];
 }
 
 /** The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost. */
@@ -367,9 +322,14 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
   };
 }
 
-/** Every table of a report, in order: runs, usage, HPT Tables 1-3 (those with runs), HiBench HPI and leaderboards. */
-export function reportTables(runs: readonly ReportRun[]): ReportTable[] {
-  return [runsTable(runs), usageTable(runs), hptTable(runs), humanevalTable(runs), thresholdTable(runs), hptTable(runs, 'hibench'), ...hibenchTables(runs)].filter((t): t is ReportTable => t !== undefined);
+/**
+ * Every table of a report, in order: runs, usage, then per report view (discovery order) its declarative tables (those
+ * with runs) followed by its code tables. Without views only the runs and usage tables are made.
+ */
+export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none): ReportTable[] {
+  const declared = declaredTables(data.runs, views);
+  const byView = views.list.flatMap((view) => [...declared.filter((d) => d.view === view).map((d) => d.table), ...viewTables(view, data, views)]);
+  return [runsTable(data.runs), usageTable(data.runs), ...byView];
 }
 
 /** A value for display: numbers with `digits` decimals (as they are without `digits`); null as `-`. */
@@ -429,7 +389,7 @@ export function tableToMarkdown(t: ReportTable, level = 2): string {
 }
 
 /** The whole report as Markdown: a heading, the bootstrap settings, then every table. */
-export function reportToMarkdown(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store'>, tables: readonly ReportTable[] = reportTables(data.runs)): string {
+export function reportToMarkdown(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store'>, tables: readonly ReportTable[] = reportTables(data)): string {
   const b = data.bootstrap;
   const head = [
     '# hpt-bench report',

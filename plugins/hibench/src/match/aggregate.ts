@@ -3,20 +3,40 @@
  * overall, and the five capability dimensions (§1.3). All scores are fractions in [0, 1] (the paper prints
  * percentages: multiply by 100).
  */
-import { HIBENCH_DIMENSION_NAMES, HIBENCH_TASK_DIMENSIONS, hibenchDimensionOf, type HibenchDimension } from '@hpt-bench/core';
+/** The five capability dimensions of §1.3 (paper Fig. 1a), in the paper's order. */
+export const DIMENSIONS = [
+  'Local Relationship Awareness',
+  'Global Structural Understanding',
+  'Structural Manipulation',
+  'Analytical Reasoning',
+  'Textual Reasoning',
+] as const;
 
-/** The five capability dimensions of §1.3 (paper Fig. 1a), in the paper's order; defined in the core (the report uses them). */
-export const DIMENSIONS = HIBENCH_DIMENSION_NAMES;
+/** One of the five capability dimensions (`DIMENSIONS`). */
+export type Dimension = (typeof DIMENSIONS)[number];
 
-/** One of the five capability dimensions. */
-export type Dimension = HibenchDimension;
+const LRA: Dimension = 'Local Relationship Awareness';
+const GSU: Dimension = 'Global Structural Understanding';
+const SM: Dimension = 'Structural Manipulation';
+const AR: Dimension = 'Analytical Reasoning';
+const TR: Dimension = 'Textual Reasoning';
 
 /**
- * Sub-task id → capability dimension, exactly the table of §1.3: the core's `HIBENCH_TASK_DIMENSIONS`. Look-ups go
- * through `dimensionOf`, which ignores case, `-` and `_` (so `all-ancestor` and `SpaceComplexity` /
- * `space_complexity` resolve too).
+ * Sub-task id → capability dimension, exactly the table of §1.3 (the toolkit's `analysis/capability.ipynb`);
+ * `node_depth` covers both the Multiple-Tree and the JSON task. The one copy: the aggregation below and the report
+ * view (`report.ts`: breakdowns by dimension) use it. Look-ups go through `dimensionOf`, which ignores case, `-` and
+ * `_` (so `all-ancestor` and `SpaceComplexity` / `space_complexity` resolve too).
  */
-export const CAPABILITY_DIMENSIONS = HIBENCH_TASK_DIMENSIONS;
+export const CAPABILITY_DIMENSIONS: Readonly<Record<string, Dimension>> = {
+  all_ancestor: LRA, all_children: LRA, common_ancestor: LRA, node_depth: LRA, leaf: LRA, root: LRA, child_count: LRA,
+  node_attribute: LRA, path_down_to_up: LRA, path_up_to_down: LRA, shared_ancestor_same_level: LRA,
+  shared_ancestor_diff_level: LRA, path_between_nodes: LRA,
+  isomorphic: GSU, balance: GSU, prefix_traversal: GSU, infix_traversal: GSU, postfix_traversal: GSU,
+  traversal_order_verification: GSU, level_count: GSU, level_nodes: GSU,
+  add_node: SM, remove_node: SM, mirror_tree: SM,
+  calculate: AR, convert: AR, equivalent: AR, SpaceComplexity: AR, TimeComplexity: AR,
+  contextual_qa: TR, disordered_section: TR, outline_extraction: TR,
+};
 
 /**
  * Leaderboard task groups (§1.1 JSON row, §3.3): per scenario, sub-task id → the leaderboard column it is averaged
@@ -41,8 +61,12 @@ const GROUPS_BY_KEY = new Map(
   Object.entries(TASK_GROUPS).map(([scenario, groups]) => [key(scenario), new Map(Object.entries(groups).map(([k, v]) => [key(k), v]))]),
 );
 
+const DIMENSION_BY_KEY = new Map(Object.entries(CAPABILITY_DIMENSIONS).map(([k, v]) => [key(k), v]));
+
 /** The capability dimension of a sub-task id (§1.3; case, `-` and `_` ignored), or undefined for tasks outside it. */
-export const dimensionOf: (task: string) => Dimension | undefined = hibenchDimensionOf;
+export function dimensionOf(task: string): Dimension | undefined {
+  return DIMENSION_BY_KEY.get(key(task));
+}
 
 /** The leaderboard column of a sub-task in a scenario (`TASK_GROUPS`), else the task id itself. */
 export function taskGroupOf(scenario: string, task: string): string {
