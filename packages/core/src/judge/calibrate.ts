@@ -4,7 +4,7 @@
  * representative sample (the automation the paper names as future work).
  */
 import { fillTemplate, HptError, isModelCallError, type PromptPack, type Sample, stripBom } from '@hpt-bench/sdk';
-import { forEachConcurrent } from '../run/pool.js';
+import { forEachConcurrent } from '../exec/pool.js';
 import { createRngFactory } from '../run/rng.js';
 import { judgeCallContext, judgedKind, judgeEntry, judgeGold, judgeUserMessage, type JudgeClient, type JudgeLevel, type RuleScores } from './judge.js';
 

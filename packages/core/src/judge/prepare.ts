@@ -5,7 +5,7 @@
 import type { DatasetLoadOptions, Sample, StrategyDecl } from '@hpt-bench/sdk';
 import type { Registry } from '../plugins/registry.js';
 import { withGenericInput } from '../prompt/pack.js';
-import { resolveLadder, type DatasetSource } from '../run/run.js';
+import { resolveLadder, type DatasetSource } from '../run/resolve.js';
 import type { JudgeLevel } from './judge.js';
 
 /**

@@ -4,6 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type CallRecord, type GradedOutput, HptError, type Json, type SelectionRecord } from '@hpt-bench/sdk';
 import type { AttemptRecord, SampleResult } from '../ladder/engine.js';
+import { CallCache } from './cache.js';
+import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
+import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
+import { MIGRATE_ATTEMPTS_V2, RUN_SCHEMA } from './schema.js';
 
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
 export type RunStatus = 'running' | 'completed' | 'failed';
@@ -59,127 +63,6 @@ export interface StoredAggregate {
   invalidSelections: number;
   selectorUsage: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }[];
 }
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS runs (
-  id TEXT PRIMARY KEY,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('running','completed','failed')),
-  dataset TEXT NOT NULL,
-  model TEXT NOT NULL,
-  mode TEXT NOT NULL,
-  config TEXT NOT NULL,
-  summary TEXT,
-  error TEXT,
-  config_hash TEXT,
-  owner TEXT,
-  heartbeat_at TEXT,
-  preflight TEXT
-);
-CREATE TABLE IF NOT EXISTS samples (
-  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  idx INTEGER NOT NULL,
-  sample_id TEXT NOT NULL,
-  level INTEGER,
-  hpi REAL NOT NULL,
-  solved INTEGER NOT NULL,
-  prediction TEXT NOT NULL,
-  target TEXT NOT NULL,
-  meta TEXT,
-  status TEXT NOT NULL DEFAULT 'done',
-  error TEXT,
-  iteration INTEGER,
-  scores INTEGER NOT NULL DEFAULT 1,
-  records TEXT,
-  sample_hash TEXT,
-  PRIMARY KEY (run_id, idx)
-);
-CREATE TABLE IF NOT EXISTS attempts (
-  run_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  attempt INTEGER NOT NULL,
-  level INTEGER NOT NULL,
-  strategy TEXT NOT NULL,
-  solved INTEGER NOT NULL,
-  score REAL NOT NULL,
-  extracted TEXT NOT NULL,
-  graded TEXT NOT NULL,
-  notes TEXT,
-  iteration INTEGER,
-  PRIMARY KEY (run_id, idx, attempt),
-  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
-);
-CREATE TABLE IF NOT EXISTS calls (
-  run_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  attempt INTEGER NOT NULL,
-  level INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  purpose TEXT NOT NULL,
-  model TEXT NOT NULL,
-  messages TEXT NOT NULL,
-  output TEXT NOT NULL,
-  prompt_tokens INTEGER NOT NULL,
-  completion_tokens INTEGER NOT NULL,
-  latency_ms REAL NOT NULL,
-  finish_reason TEXT NOT NULL,
-  mean_token_prob REAL,
-  cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, attempt, seq),
-  FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
-);
-CREATE TABLE IF NOT EXISTS selections (
-  run_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  iteration INTEGER NOT NULL,
-  level INTEGER,
-  valid INTEGER NOT NULL,
-  raw TEXT,
-  solved INTEGER,
-  model TEXT,
-  messages TEXT,
-  output TEXT,
-  prompt_tokens INTEGER NOT NULL DEFAULT 0,
-  completion_tokens INTEGER NOT NULL DEFAULT 0,
-  latency_ms REAL,
-  finish_reason TEXT,
-  cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, iteration),
-  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
-);
-`;
-
-/**
- * Stores of schema version 1 keyed attempts by (run, sample, level), which the adaptive HPF breaks (a level can be tried
- * at several iterations). Version 2 keys attempts and calls by the attempt's ordinal within the sample; a manual run's
- * attempts are levels 1..k in order, so a version-1 row's ordinal is level - 1. The tables are rebuilt in one
- * transaction (SQLite cannot change a primary key in place).
- */
-const MIGRATE_ATTEMPTS_V2 = `
-CREATE TABLE attempts_v2 (
-  run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, strategy TEXT NOT NULL,
-  solved INTEGER NOT NULL, score REAL NOT NULL, extracted TEXT NOT NULL, graded TEXT NOT NULL, notes TEXT, iteration INTEGER,
-  PRIMARY KEY (run_id, idx, attempt),
-  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
-);
-INSERT INTO attempts_v2 (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes)
-  SELECT run_id, idx, level - 1, level, strategy, solved, score, extracted, graded, notes FROM attempts;
-CREATE TABLE calls_v2 (
-  run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, seq INTEGER NOT NULL,
-  purpose TEXT NOT NULL, model TEXT NOT NULL, messages TEXT NOT NULL, output TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
-  completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, finish_reason TEXT NOT NULL, mean_token_prob REAL,
-  cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, attempt, seq),
-  FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
-);
-INSERT INTO calls_v2 (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached)
-  SELECT run_id, idx, level - 1, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached FROM calls;
-DROP TABLE calls;
-DROP TABLE attempts;
-ALTER TABLE attempts_v2 RENAME TO attempts;
-ALTER TABLE calls_v2 RENAME TO calls;
-`;
 
 /**
  * Group commit of the store (issue #5: throughput): the per-sample writes of a run (and the call cache's writes, see
@@ -258,7 +141,7 @@ export class RunStore implements WriteQueue {
       this.addMissingColumns('calls', { cached: 'INTEGER NOT NULL DEFAULT 0' });
       this.addMissingColumns('runs', { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT' });
       if (this.hasTable('attempts') && this.hasTable('calls') && !this.columns('attempts').has('attempt')) this.migrateAttemptsV2();
-      this.db.exec(SCHEMA);
+      this.db.exec(RUN_SCHEMA);
     } catch (e) {
       const hint = this.readonly ? '' : isReadOnlyError(e) ? ' (the file or its directory is read-only: reading commands such as `runs` and `report` still work)' : '';
       throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}${hint}`, { exitCode: this.readonly ? 2 : 1 });
@@ -752,6 +635,36 @@ export class RunStore implements WriteQueue {
       out.set(r.run_id, e);
     }
     return out;
+  }
+
+  /** A run's done samples in input order, as reports read them (`sampleUnitRows`). */
+  sampleUnitRows(runId: string): SampleUnitRow[] {
+    this.sync();
+    return sampleUnitRows(this.db, runId);
+  }
+
+  /** Size and use of the model-call cache (`cacheStats`). */
+  cacheStats(): CacheStats {
+    this.sync();
+    return new CallCache(this.db).stats();
+  }
+
+  /** Delete every cached model response, or only those of model id `model`; returns the number deleted. */
+  clearCache(model?: string): number {
+    this.flush();
+    return new CallCache(this.db).clear(model);
+  }
+
+  /** Save `calibration` as its dataset's HPI_Dataset (`saveCalibration`, hpt.md §2.4). */
+  saveCalibration(calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+    this.flush();
+    return saveCalibration(this.db, calibration);
+  }
+
+  /** The HPI_Dataset saved for `datasetId`, or undefined (`savedHpiDataset`). */
+  savedHpiDataset(datasetId: string): SavedCalibration | undefined {
+    this.sync();
+    return savedHpiDataset(this.db, datasetId);
   }
 
   /**

@@ -3,7 +3,8 @@
  * plugin; issue #5 items 1, 3, 4).
  */
 import { isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
-import { cacheable, cacheKey, isStochastic, type CallCache } from '../store/cache.js';
+import type { CallCache } from '../store/cache.js';
+import { cacheable, cacheKey, isStochastic } from './cache-key.js';
 import type { EndpointLimiters } from './limiter.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 
