@@ -315,7 +315,7 @@ describe('LadderEngine.attempt: calls and records', () => {
   });
 });
 
-describe('LadderEngine: per-replicate endpoint seed (--samples n)', () => {
+describe('LadderEngine: per-replicate endpoint seed (--replicates n)', () => {
   const seeded = { ...GEN, seed: 100 };
   const run = async (meta: Sample['meta'], generation: GenerationSettings) => {
     const m = model(() => 'x');

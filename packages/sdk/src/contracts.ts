@@ -145,7 +145,7 @@ export interface ScoreContext {
  * Streams a run's final predictions into the dataset metric (corpus BLEU, mean ROUGE, pass@k...): `add` is called once
  * per recorded sample in input order with the sample (`id`, `index`, `target`; `input` is empty), its recorded
  * prediction (the solving level's `extracted`, or the last level's when unsolved, hpt.md §3 "Counting at the last
- * level") and whether some level solved it; `result` returns named metric values (JSON). With `--samples n` a sample id
+ * level") and whether some level solved it; `result` returns named metric values (JSON). With `--replicates n` a sample id
  * comes n times (one per replicate).
  */
 export interface MetricAggregator {
