@@ -5,7 +5,7 @@ import { HptCommand, TerminalTable } from '../base.js';
 
 /**
  * `hpt-bench compare A B`: paired difference A - B of per-sample HPI and of accuracy on the samples both runs scored,
- * with seeded bootstrap 95% percentile intervals (issue #7 item 3).
+ * with seeded bootstrap 95% percentile intervals.
  */
 export default class Compare extends HptCommand {
   static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';

@@ -1,6 +1,6 @@
 /**
  * Resolution of what `hpt-bench judge` and `hpt-bench calibrate --judge` rate: the ladder's levels and the samples of
- * datasets resolved with `resolveDatasetSource` (as `prepareRun` resolves them for `hpt-bench run`; issue #6 items 3-4).
+ * datasets resolved with `resolveDatasetSource` (as `prepareRun` resolves them for `hpt-bench run`).
  */
 import type { DatasetLoadOptions, Sample, StrategyDecl } from '@hpt-bench/sdk';
 import type { Registry } from '../plugins/registry.js';

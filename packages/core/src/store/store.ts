@@ -26,7 +26,7 @@ export interface RunRecord {
   error: string | null;
   /** identity of the result-relevant configuration (runs with equal hashes may resume each other) */
   configHash: string | null;
-  /** the process executing the run (`<host>:<pid>`), while it runs; null once it completed or failed (issue #13 item 8) */
+  /** the process executing the run (`<host>:<pid>`), while it runs; null once it completed or failed */
   owner: string | null;
   /** when the owner last said it is alive (ISO-8601), see `heartbeat` */
   heartbeatAt: string | null;
@@ -65,7 +65,7 @@ export interface StoredAggregate {
 }
 
 /**
- * Group commit of the store (issue #5: throughput): the per-sample writes of a run (and the call cache's writes, see
+ * Group commit of the store (throughput): the per-sample writes of a run (and the call cache's writes, see
  * `CallCache`) are queued and committed together, in one transaction, once `maxWrites` are queued or `maxDelayMs`
  * after the first of them, whichever comes first. A commit per sample cost about 50 µs of CPU and 34 page writes per
  * 11-call sample: 30,000 random-baseline BoolQ samples took 3.6 s with it and take 2.0 s with groups.
@@ -108,7 +108,7 @@ export class RunStore implements WriteQueue {
       // the process is exiting: what could not be written is redone by a resume
     }
   };
-  /** the first failed commit: every later write and flush throws it (issue #13 item 1) */
+  /** the first failed commit: every later write and flush throws it */
   private broken: HptError | undefined;
 
   /**
@@ -116,7 +116,7 @@ export class RunStore implements WriteQueue {
    * @param options.groupCommit batching of the per-sample writes (default `DEFAULT_GROUP_COMMIT`).
    * @param options.readonly open for reading only (the reading commands `runs`, `report`, `compare`, `cache stats`):
    *   works on a read-only file, directory or mount; the file must exist and nothing is created or migrated; any write
-   *   throws `E_STORE` (issue #13 item 11).
+   *   throws `E_STORE`.
    * @throws HptError `E_STORE` when the file cannot be opened or is not an hpt-bench store.
    */
   constructor(readonly path: string, options: { groupCommit?: GroupCommit; readonly?: boolean } = {}) {
@@ -185,7 +185,7 @@ export class RunStore implements WriteQueue {
   /**
    * Queue `write` for the next group commit (see `GroupCommit`); commits at once when the queue is full.
    * @throws HptError `E_STORE` (exit code 1) once any commit of this store has failed (see `broken`): nothing more is
-   *   queued, so a run stops instead of evaluating samples it cannot keep (issue #13 item 1).
+   *   queued, so a run stops instead of evaluating samples it cannot keep.
    */
   defer(write: () => void): void {
     this.assertWritable();
@@ -269,7 +269,7 @@ export class RunStore implements WriteQueue {
 
   /**
    * Record a new run in state `running`, owned by `owner` (`<host>:<pid>`, see `RunRecord.owner`). `configHash`
-   * identifies runs that may resume each other (issue #5).
+   * identifies runs that may resume each other.
    */
   createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json>; configHash?: string; owner?: string }): void {
     this.flush();
@@ -281,7 +281,7 @@ export class RunStore implements WriteQueue {
 
   /**
    * Run `fn` in one IMMEDIATE transaction: no other connection (process) can write between its reads and writes, so
-   * "find the run to continue, then take it" is atomic across processes (issue #13 item 8). `fn` must be synchronous.
+   * "find the run to continue, then take it" is atomic across processes. `fn` must be synchronous.
    */
   exclusive<T>(fn: () => T): T {
     this.flush();
@@ -298,7 +298,7 @@ export class RunStore implements WriteQueue {
     this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ?, owner = ?, heartbeat_at = ? WHERE id = ?").run(now, owner, now, runId);
   }
 
-  /** Keep the scorer's environment check with the run (`RunRecord.preflight`; issue #13 item 10). */
+  /** Keep the scorer's environment check with the run (`RunRecord.preflight`). */
   setPreflight(runId: string, preflight: Record<string, Json>): void {
     this.flush();
     this.db.prepare('UPDATE runs SET preflight = ? WHERE id = ?').run(JSON.stringify(preflight), runId);
@@ -316,7 +316,7 @@ export class RunStore implements WriteQueue {
     }
   }
 
-  /** The newest unfinished (`running` or `failed`) run with this configuration hash, if any (resume, issue #5). */
+  /** The newest unfinished (`running` or `failed`) run with this configuration hash, if any (resume). */
   findUnfinished(configHash: string): RunRecord | undefined {
     this.sync();
     const row = this.db
@@ -345,7 +345,7 @@ export class RunStore implements WriteQueue {
 
   /**
    * The samples a run has recorded, by index: their id, content hash (null for rows written before hashes were kept)
-   * and state. A resume checks each streamed sample against this (issue #13 item 6).
+   * and state. A resume checks each streamed sample against this.
    */
   recordedSamples(runId: string): Map<number, { sampleId: string; hash: string | null; errored: boolean }> {
     this.sync();
@@ -357,7 +357,7 @@ export class RunStore implements WriteQueue {
   }
 
   /**
-   * Record a sample whose model calls failed after every retry (issue #5 item 3): state `errored` with the reason, no
+   * Record a sample whose model calls failed after every retry: state `errored` with the reason, no
    * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier row of the same index.
    */
   saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string, sampleHash?: string): void {
@@ -752,7 +752,7 @@ function loadedGraded(json: string, calls: CallRecord[]): GradedOutput {
 /**
  * `text` as well-formed UTF-16 without NUL: lone surrogates become U+FFFD (SQLite would store them as invalid UTF-8)
  * and U+0000 becomes U+FFFD (C tools reading the store stop at a NUL). Applied to the raw text columns (completions,
- * selector replies, errors, sample ids); JSON columns escape both already (issue #13 item 11).
+ * selector replies, errors, sample ids); JSON columns escape both already.
  */
 export function wellFormed(text: string): string {
   return SUSPECT.test(text) ? text.replace(ILL_FORMED, '\uFFFD') : text;
