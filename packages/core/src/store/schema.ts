@@ -127,6 +127,16 @@ ALTER TABLE attempts_v2 RENAME TO attempts;
 ALTER TABLE calls_v2 RENAME TO calls;
 `;
 
+/**
+ * Columns added since the first stores, by table: a store that lacks them gains them on open (nullable or defaulted,
+ * so old rows stay valid).
+ */
+export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
+  samples: { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' },
+  calls: { cached: 'INTEGER NOT NULL DEFAULT 0' },
+  runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT' },
+};
+
 /** The model-call cache (`CallCache`). */
 export const CACHE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS call_cache (
