@@ -20,7 +20,7 @@
 
 /** The files `npm run mutate` mutates when no `--mutate` is given (issue #13 item 12). */
 const DEFAULT_MUTATE = [
-  'packages/core/src/run/retry.ts',
+  'packages/core/src/exec/retry.ts',
   'packages/core/src/ladder/adaptive.ts',
   'packages/core/src/ladder/engine.ts',
   'plugins/metrics/src/bleu.ts',

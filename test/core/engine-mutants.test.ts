@@ -259,7 +259,7 @@ describe('LadderEngine.attempt: calls and records', () => {
     expect(none.calls[0]!.meanTokenProb).toBeNull();
   });
 
-  it('knowledge calls go to the knowledge model, the others to the evaluated model; setModels swaps both', async () => {
+  it('knowledge calls go to the knowledge model, the others to the evaluated model, as given at construction', async () => {
     const lp: Strategy = {
       id: 'k',
       async run(ctx) {
@@ -278,8 +278,7 @@ describe('LadderEngine.attempt: calls and records', () => {
     ]);
     const main2 = model(() => 'main2');
     const know2 = model(() => 'know2');
-    e.setModels(main2, know2);
-    const b = await e.attempt(sample, { level: 1, strategyId: 'k', strategy: lp });
+    const b = await engine(main2, { knowledgeModel: know2 }).attempt(sample, { level: 1, strategyId: 'k', strategy: lp });
     expect(b.calls.map((c) => c.output)).toEqual(['know2', 'main2']);
     expect(main.requests.length).toBe(1);
     expect(know.requests.length).toBe(1);
@@ -316,7 +315,7 @@ describe('LadderEngine.attempt: calls and records', () => {
   });
 });
 
-describe('LadderEngine: per-replicate endpoint seed (--samples n)', () => {
+describe('LadderEngine: per-replicate endpoint seed (--replicates n)', () => {
   const seeded = { ...GEN, seed: 100 };
   const run = async (meta: Sample['meta'], generation: GenerationSettings) => {
     const m = model(() => 'x');

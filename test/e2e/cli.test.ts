@@ -39,6 +39,24 @@ describe('hpt-bench CLI', () => {
     expect(oracle).toMatchObject({ n: 6, hpi: 1, accuracy: 1, calls: 6, levelCounts: { '1': 6, '2': 0, unsolved: 0 } });
   });
 
+  it('--samples N is the deprecated alias of --replicates N: one warning line on stderr, the same run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hpt-replicates-'));
+    const args = ['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'baseline:random', '--seed', '3', '--limit', '2', '--json'];
+    const a = await runCli([...args, '--replicates', '2', '--store', join(dir, 'a.db')]);
+    const b = await runCli([...args, '--samples', '2', '--store', join(dir, 'b.db')]);
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    expect(a.stderr).toBe('');
+    expect(b.stderr.trim().split('\n')).toEqual(['warning: --samples is deprecated and will be removed: use --replicates (replicates per sample)']);
+    const strip = (out: string) => {
+      const s = JSON.parse(out) as Record<string, unknown>;
+      delete s.runId;
+      return s;
+    };
+    expect(strip(b.stdout)).toEqual(strip(a.stdout));
+    expect(strip(a.stdout)).toMatchObject({ n: 4, samples: 2 });
+  });
+
   it('run --help documents every flag of the issue', async () => {
     const r = await runCli(['run', '--help']);
     expect(r.code).toBe(0);

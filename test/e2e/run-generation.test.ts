@@ -174,7 +174,7 @@ describe('hpt-bench run on IWSLT, SamSum and HumanEval against an OpenAI-compati
     });
   }
 
-  it('humaneval --samples 10: every problem climbs 10 ladders with distinct endpoint seeds; pass@1 and pass@10 by the unbiased estimator', async () => {
+  it('humaneval --replicates 10: every problem climbs 10 ladders with distinct endpoint seeds; pass@1 and pass@10 by the unbiased estimator', async () => {
     const spec = SPECS.humaneval!;
     const dataFile = join(SHARED, 'data/hpt-representative', spec.file);
     const items = spec.items(JSON.parse(readFileSync(dataFile, 'utf8')) as Record<string, unknown>[]);
@@ -183,7 +183,7 @@ describe('hpt-bench run on IWSLT, SamSum and HumanEval against an OpenAI-compati
     current = { spec, items, violations: [], graded: (req, owner) => (solvesAt(req.seed!, owner) ? owner.right : owner.wrong) };
     const before = server.requests.length;
     const n = 10;
-    const r = await runCli(['run', '--dataset', 'humaneval', '--data', dataFile, '--model', 'openai:m', '--base-url', server.url, '--seed', '100', '--samples', String(n), '--store', join(dir, 'samples.db'), '--out', join(dir, 'samples.jsonl'), '--json'], { env: { OPENAI_API_KEY: 'k' } });
+    const r = await runCli(['run', '--dataset', 'humaneval', '--data', dataFile, '--model', 'openai:m', '--base-url', server.url, '--seed', '100', '--replicates', String(n), '--store', join(dir, 'samples.db'), '--out', join(dir, 'samples.jsonl'), '--json'], { env: { OPENAI_API_KEY: 'k' } });
     expect(r.stderr).toBe('');
     const summary = JSON.parse(r.stdout) as Record<string, unknown> & { metrics: Record<string, number> };
     assertValid('run-summary', summary, 'summary');

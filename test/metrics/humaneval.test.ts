@@ -320,7 +320,7 @@ describe('pass@k aggregator', () => {
     [true, true, false, false].forEach((solved, i) => agg.add(S(`p${i}`), 'code', solved));
     expect(agg.result()).toEqual({ 'pass@1': 0.5, 'sandbox.network': sandboxIsolation().network });
   });
-  it('replicates (--samples n): the unbiased estimator per problem, pass@10 once every problem has 10', () => {
+  it('replicates (--replicates n): the unbiased estimator per problem, pass@10 once every problem has 10', () => {
     const agg = new HumanEvalScorer().createAggregator(STRICT);
     // problem a: 10 replicates, 3 solved; problem b: 10 replicates, 0 solved
     for (let r = 0; r < 10; r++) agg.add(S('a'), 'x', r < 3);

@@ -94,7 +94,7 @@ export interface ModelResponse {
   usage: Usage;
   finishReason: string;
   latencyMs?: number;
-  /** true when the response came from the model-call cache (no request was made; issue #5) */
+  /** true when the response came from the model-call cache (no request was made) */
   cached?: boolean;
 }
 
@@ -104,7 +104,7 @@ export interface Model {
   readonly id: string;
   /**
    * Where requests go (e.g. the base URL `http://127.0.0.1:8000/v1`); part of the cache key, and the unit of the
-   * adaptive concurrency limit (issue #5). Absent for local deterministic models (baselines).
+   * adaptive concurrency limit. Absent for local deterministic models (baselines).
    */
   readonly endpoint?: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
@@ -145,7 +145,7 @@ export interface ScoreContext {
  * Streams a run's final predictions into the dataset metric (corpus BLEU, mean ROUGE, pass@k...): `add` is called once
  * per recorded sample in input order with the sample (`id`, `index`, `target`; `input` is empty), its recorded
  * prediction (the solving level's `extracted`, or the last level's when unsolved, hpt.md §3 "Counting at the last
- * level") and whether some level solved it; `result` returns named metric values (JSON). With `--samples n` a sample id
+ * level") and whether some level solved it; `result` returns named metric values (JSON). With `--replicates n` a sample id
  * comes n times (one per replicate).
  */
 export interface MetricAggregator {
@@ -160,7 +160,7 @@ export interface Scorer {
   prepare?(ctx: ScoreContext): void;
   /**
    * Check, once before the run's first model call, that the environment this scorer needs holds (e.g. the code
-   * sandbox's protections, issue #13 item 10). The record it returns (JSON, a few hundred bytes) is kept with the run
+   * sandbox's protections). The record it returns (JSON, a few hundred bytes) is kept with the run
    * (`RunSummary.preflight`, the stored run's config). Throw HptError (e.g. `E_SANDBOX`) to refuse the run.
    */
   preflight?(ctx: ScoreContext): Promise<Record<string, Json> | undefined>;
@@ -258,7 +258,7 @@ export interface CallRecord {
   finishReason: string;
   /** Mean exp(logprob) of the generated tokens when logprobs were returned (knowledge ranking, hpt.md §9 #10). */
   meanTokenProb?: number | null;
-  /** true when answered from the model-call cache: no request was made and nothing was paid (issue #5) */
+  /** true when answered from the model-call cache: no request was made and nothing was paid */
   cached?: boolean;
 }
 
@@ -302,7 +302,7 @@ export interface Strategy {
 }
 
 /**
- * One decision of an adaptive-HPF selector, as recorded with the sample (hpt.md §2.3; issue #6 item 1).
+ * One decision of an adaptive-HPF selector, as recorded with the sample (hpt.md §2.3).
  * - `iteration`: 1-based iteration i of the selector loop (1..m);
  * - `level`: the level the selector chose (the `llm` selector's first digit run, 1 when its reply has no digit); may be
  *   outside 1..m;
@@ -380,12 +380,12 @@ export interface DatasetLoadOptions {
   compat?: CompatMode;
   /**
    * Generator filters by name (`task`, `preset`, `representation`, `icl`, `semantics`, ...): each a list of wanted
-   * values, empty/absent = all. Only datasets whose manifest declares `filters` accept them (issue #4).
+   * values, empty/absent = all. Only datasets whose manifest declares `filters` accept them.
    */
   filters?: Record<string, string[]>;
 }
 
-/** What `hpt-bench generate` passes a generated dataset: the seed, compat mode and filters (issue #4 item 3). */
+/** What `hpt-bench generate` passes a generated dataset: the seed, compat mode and filters. */
 export interface GenerateOptions {
   seed: number;
   compat: CompatMode;

@@ -260,7 +260,7 @@ export class HumanEvalScorer implements Scorer {
   /**
    * pass@k over the recorded samples (Chen et al. 2021 unbiased estimator, `passAtK`): per problem (sample id), n =
    * recorded replicates and c = those some level solved; pass@k = mean over problems, for k = 1 and for 10 and 100
-   * when every problem has at least k replicates (`--samples n`). With one replicate, pass@1 = accuracy (hpt.md §3).
+   * when every problem has at least k replicates (`--replicates n`). With one replicate, pass@1 = accuracy (hpt.md §3).
    * The solved flag comes from the run (the solving level's program passed in the sandbox), so nothing is re-run.
    */
   createAggregator(ctx: ScoreContext): MetricAggregator {

@@ -1,37 +1,32 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
+import type { DependencyContainer } from 'tsyringe';
 import {
   annotationRow,
   calibrateFromAnnotations,
-  CallCache,
   checkAnnotationColumns,
-  createRngFactory,
-  DEFAULT_RETRY,
-  EndpointLimiters,
   HptError,
   JUDGE_GENERATION,
   JudgeClient,
   judgeLevels,
   judgeSamples,
   judgeTaskTemplate,
-  ModelClient,
   parseAnnotationsJsonl,
   readJsonText,
   resolveDatasetSource,
   resolveModel,
   runJudgeCalibration,
-  RunStore,
-  saveCalibration,
+  RunSession,
   selectCalibrationSamples,
-  Tokens,
   type AnnotationRow,
   type CalibrationResult,
   type Json,
+  type Registry,
 } from '@hpt-bench/core';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
-/** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21; issue #6 item 4). */
+/** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21). */
 export default class Calibrate extends HptCommand {
   static override summary = "Compute a dataset's HPI_Dataset from human rule scores, or estimate it with an LLM judge.";
   static override description = `HPI_Dataset is the penalty an unsolved sample adds to m (hpt.md §2.4): each sample of a representative set
@@ -103,11 +98,11 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
       ...extra,
     };
     if (flags.save) {
-      const store = new RunStore(flags.store);
+      const session = new RunSession({ storePath: flags.store, concurrency: flags.concurrency });
       try {
-        saveCalibration(store.db, { dataset: datasetId!, hpiDataset: result.hpiDataset, n: result.n, source: result.source ?? 'annotations' });
+        session.store.saveCalibration({ dataset: datasetId!, hpiDataset: result.hpiDataset, n: result.n, source: result.source ?? 'annotations' });
       } finally {
-        store.close();
+        session.close();
       }
       output.saved = flags.store;
     }
@@ -144,7 +139,23 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
     const temperature = numberFlag('--temperature', flags.temperature, 0, 2);
     const modelOptions = modelOptionsFrom(flags);
     const { registry, container } = this.discover(flags.plugin);
-    container.register(Tokens.Rng, { useValue: createRngFactory(flags.seed) });
+    const session = new RunSession({ storePath: flags.store, container, seed: flags.seed, concurrency: flags.concurrency, cache: flags.cache, maxRetries: flags['max-retries'] });
+    try {
+      return await this.rate(flags, session, registry, container, { fraction, temperature, modelOptions });
+    } finally {
+      session.close();
+    }
+  }
+
+  /** Resolve the dataset and the judge, draw the representative sample and rate it. */
+  private async rate(
+    flags: Parameters<Calibrate['judgeCalibration']>[0],
+    session: RunSession,
+    registry: Registry,
+    container: DependencyContainer,
+    settings: { fraction: number; temperature: number; modelOptions: Record<string, Json> },
+  ): Promise<{ datasetId: string; result: CalibrationResult & { source: string }; extra: Record<string, Json> }> {
+    const { fraction, temperature, modelOptions } = settings;
     const source = await resolveDatasetSource(registry, container, flags.dataset!);
     const taskTemplate = judgeTaskTemplate(source.pack, source.pack.task === undefined ? judgeLevels(registry, flags.ladder)[0] : undefined, source.datasetId);
     const model = await resolveModel(registry, container, flags.judge!, modelOptions);
@@ -162,32 +173,27 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
     const { samples, total } = await selectCalibrationSamples(load, { fraction, ...(flags.limit ? { limit: flags.limit } : {}), seed: flags.seed });
     if (total === 0) throw new HptError('E_DATA', `dataset ${source.datasetId} yielded no samples`);
 
-    const store = flags.cache ? new RunStore(flags.store) : undefined;
-    try {
-      const cache = store ? new CallCache(store.db, store) : undefined;
-      const client = new ModelClient(model, { ...(cache && model.endpoint ? { cache } : {}), limiters: new EndpointLimiters(flags.concurrency), retry: { ...DEFAULT_RETRY, maxRetries: flags['max-retries'] } });
-      const judge = new JudgeClient(client, {
-        generation: { ...JUDGE_GENERATION, temperature, maxTokens: flags['max-tokens'] },
-        ...(cache && model.endpoint ? { cache } : {}),
-        onFallback: (m) => this.logger.warn(m),
-      });
-      const r = await runJudgeCalibration({
-        datasetId: source.datasetId,
-        taskTemplate,
-        samples,
-        judge,
-        concurrency: flags.concurrency,
-        seed: flags.seed,
-        onError: (m) => this.logger.warn(`rating failed, left out: ${m}`),
-      });
-      return {
-        datasetId: source.datasetId,
-        result: { hpiDataset: r.hpiDataset, n: r.n, ruleMeans: r.ruleMeans, source: 'judge' },
-        extra: { model: model.id, sampled: r.items, datasetSize: total, invalid: r.invalid, errored: r.errored, seed: flags.seed, fraction },
-      };
-    } finally {
-      store?.close();
-    }
+    // the store holds the model-call cache (opened here unless --no-cache)
+    const cache = session.cache;
+    const judge = new JudgeClient(session.client(model), {
+      generation: { ...JUDGE_GENERATION, temperature, maxTokens: flags['max-tokens'] },
+      ...(cache && model.endpoint ? { cache } : {}),
+      onFallback: (m) => this.logger.warn(m),
+    });
+    const r = await runJudgeCalibration({
+      datasetId: source.datasetId,
+      taskTemplate,
+      samples,
+      judge,
+      concurrency: flags.concurrency,
+      seed: flags.seed,
+      onError: (m) => this.logger.warn(`rating failed, left out: ${m}`),
+    });
+    return {
+      datasetId: source.datasetId,
+      result: { hpiDataset: r.hpiDataset, n: r.n, ruleMeans: r.ruleMeans, source: 'judge' },
+      extra: { model: model.id, sampled: r.items, datasetSize: total, invalid: r.invalid, errored: r.errored, seed: flags.seed, fraction },
+    };
   }
 }
 

@@ -5,11 +5,11 @@ import { HptCommand, TerminalTable } from '../base.js';
 
 /**
  * `hpt-bench compare A B`: paired difference A - B of per-sample HPI and of accuracy on the samples both runs scored,
- * with seeded bootstrap 95% percentile intervals (issue #7 item 3).
+ * with seeded bootstrap 95% percentile intervals.
  */
 export default class Compare extends HptCommand {
   static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';
-  static override description = `Samples are matched by sample id (and replicate index with --samples N). On the paired samples it reports each
+  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each
 run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and
 the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the
 stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no

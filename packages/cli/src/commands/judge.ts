@@ -1,29 +1,24 @@
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
-import { Flags } from '@oclif/core';
+import { Flags, type Interfaces } from '@oclif/core';
+import type { DependencyContainer } from 'tsyringe';
 import {
-  CallCache,
-  DEFAULT_RETRY,
-  EndpointLimiters,
   HptError,
   JUDGE_GENERATION,
   JUDGE_HELPER_GENERATION,
   JudgeClient,
   judgeLevels,
   judgeSamples,
-  ModelClient,
   resolveDatasetSource,
   resolveModel,
   runJudge,
-  RunStore,
-  Tokens,
-  createRngFactory,
+  RunSession,
   type JudgeDatasetInput,
   type JudgeLevelResult,
   type JudgeRecord,
   type Json,
-  type Model,
+  type Registry,
 } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
@@ -75,7 +70,25 @@ Model calls are cached in --store, so re-running the same command makes no reque
     const modelOptions: Record<string, Json> = modelOptionsFrom(flags);
 
     const { registry, container } = this.discover(flags.plugin);
-    container.register(Tokens.Rng, { useValue: createRngFactory(0) });
+    const session = new RunSession({ storePath: flags.store, container, seed: 0, concurrency: flags.concurrency, cache: flags.cache, maxRetries: flags['max-retries'] });
+    try {
+      await this.judge(flags, session, datasetIds, data, { judgeTemperature, helperTemperature, modelOptions }, registry, container);
+    } finally {
+      session.close();
+    }
+  }
+
+  /** Resolve, judge every level on every item, and print the result. */
+  private async judge(
+    flags: Interfaces.InferredFlags<typeof Judge.flags>,
+    session: RunSession,
+    datasetIds: string[],
+    data: string[],
+    settings: { judgeTemperature: number; helperTemperature: number; modelOptions: Record<string, Json> },
+    registry: Registry,
+    container: DependencyContainer,
+  ): Promise<void> {
+    const { judgeTemperature, helperTemperature, modelOptions } = settings;
     const levels = judgeLevels(registry, flags.ladder);
     const sources = [];
     for (const id of datasetIds) sources.push(await resolveDatasetSource(registry, container, id));
@@ -83,13 +96,10 @@ Model calls are cached in --store, so re-running the same command makes no reque
     const helperId = flags['helper-model'] ?? flags.model;
     const helperModel = helperId === flags.model ? judgeModel : await resolveModel(registry, container, helperId, modelOptions);
 
-    const store = flags.cache ? new RunStore(flags.store) : undefined;
-    const cache = store ? new CallCache(store.db, store) : undefined;
-    const limiters = new EndpointLimiters(flags.concurrency);
-    const retry = { ...DEFAULT_RETRY, maxRetries: flags['max-retries'] };
-    const wrap = (m: Model): Model => new ModelClient(m, { ...(cache && m.endpoint ? { cache } : {}), limiters, retry });
-    const judgeClient = wrap(judgeModel);
-    const helperClient = helperModel === judgeModel ? judgeClient : wrap(helperModel);
+    // the store holds the model-call cache (opened here unless --no-cache)
+    const cache = session.cache;
+    const judgeClient = session.client(judgeModel);
+    const helperClient = session.client(helperModel);
     const judge = new JudgeClient(judgeClient, {
       generation: { ...JUDGE_GENERATION, temperature: judgeTemperature, maxTokens: flags['max-tokens'] },
       ...(cache && judgeModel.endpoint ? { cache } : {}),
@@ -142,7 +152,6 @@ Model calls are cached in --store, so re-running the same command makes no reque
       throw e;
     } finally {
       bar?.stop();
-      store?.close();
     }
     if (result.items === 0) throw new HptError('E_DATA', `dataset ${datasetIds.join(', ')} yielded no samples`);
     const summary = {

@@ -2,7 +2,7 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, parseFilterOptions, readJsonText, createRngFactory, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunStore, savedHpiDataset, Tokens, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
+import { assertValid, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
@@ -40,7 +40,8 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
     out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
-    samples: Flags.integer({ description: 'completions per sample: climb each ladder N times (pass@k uses them)', default: 1, min: 1, max: 1000 }),
+    replicates: Flags.integer({ description: 'replicates per sample: climb each ladder N times (pass@k uses them)', default: 1, min: 1, max: 1000 }),
+    samples: Flags.integer({ description: 'deprecated alias of --replicates', min: 1, max: 1000, hidden: true }),
     threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: a value saved with `calibrate --save` in --store, else the dataset's constant; generated datasets declare a documented default)" }),
@@ -57,6 +58,10 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
   async run(): Promise<void> {
     const { registry, container, argv } = this.discoverWithFilters(Run);
     const { flags } = await this.parse(Run, argv);
+    if (flags.samples !== undefined) {
+      process.stderr.write('warning: --samples is deprecated and will be removed: use --replicates (replicates per sample)\n');
+      flags.replicates = flags.samples;
+    }
     if (flags.out) checkWritable(flags.out);
     const execution = {
       concurrency: flags.concurrency,
@@ -68,7 +73,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     const { timeoutMs } = modelOptionsFrom(flags);
     let config: RunConfig;
     if (flags.resume) {
-      config = storedConfig(flags.store, flags.resume);
+      config = storedRunConfig(flags.store, flags.resume);
       // the stored base URL has no credentials: a --base-url given again (with them) is used for the calls
       const endpoint: Record<string, Json> = flags['base-url'] ? { baseUrl: flags['base-url'] } : {};
       config = { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
@@ -76,25 +81,21 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run)');
       config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
     }
-    if (!flags.resume && config.hpiDataset === undefined && existsSync(flags.store)) {
+    const session = RunSession.forRun(flags.store, config, container, this.logger);
+    try {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
-      const id = registry.get('datasets', config.dataset).id;
-      const probe = new RunStore(flags.store);
+      if (!flags.resume) config = session.withSavedHpiDataset(config, registry.get('datasets', config.dataset).id);
+      const prepared = await prepareRun(config, registry, container);
+      await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] });
+    } catch (e) {
+      // the error is what the user sees; a store that cannot close cleanly (it already failed) must not replace it
       try {
-        const saved = savedHpiDataset(probe.db, id);
-        if (saved) {
-          config.hpiDataset = saved.hpiDataset;
-          this.logger.info(`using the calibrated HPI_Dataset ${saved.hpiDataset} of ${id} (${saved.source}, n = ${saved.n}, saved ${saved.createdAt}); --hpi-dataset overrides it`);
-        }
-      } finally {
-        probe.close();
+        session.close();
+      } catch {
+        // already reported through `e`
       }
+      throw e;
     }
-    container.register(Tokens.Rng, { useValue: createRngFactory(config.seed) });
-    const prepared = await prepareRun(config, registry, container);
-    const store = new RunStore(flags.store);
-    container.register(Tokens.Store, { useValue: store });
-    await this.execute(prepared, store, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] });
   }
 
   /** The run configuration the flags describe. */
@@ -119,7 +120,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       },
       onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
       cacheDir: flags['cache-dir'],
-      ...(flags.samples > 1 ? { samples: flags.samples } : {}),
+      ...(flags.replicates > 1 ? { replicates: flags.replicates } : {}),
       ...(flags.threshold !== undefined ? { scorerOptions: { threshold: numberFlag('--threshold', flags.threshold, 0, 1) } } : {}),
       ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: numberFlag('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
       ...(flags.mode === 'adaptive' ? { mode: 'adaptive' as const } : {}),
@@ -136,7 +137,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
   }
 
   /** Run the prepared evaluation with a progress bar, SIGINT handling, `--out` and the summary output. */
-  private async execute(prepared: PreparedRun, store: RunStore, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan): Promise<void> {
+  private async execute(prepared: PreparedRun, session: RunSession, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan): Promise<void> {
     const { config } = prepared;
 
     const showBar = !flags.json && Boolean(process.stderr.isTTY);
@@ -153,8 +154,8 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     const onSignal = (signal: NodeJS.Signals) => {
       bar?.stop();
       try {
-        store.failRun(runId, `interrupted (${signal})`);
-        store.close();
+        session.store.failRun(runId, `interrupted (${signal})`);
+        session.close();
       } finally {
         process.stderr.write(`Error: interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)\n`);
         process.exit(signal === 'SIGTERM' ? 143 : 130);
@@ -164,7 +165,7 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     process.once('SIGTERM', onSignal);
     let summary: RunSummary;
     try {
-      summary = await executeRun(prepared, store, {
+      summary = await executeRun(prepared, session, {
         logger: this.logger,
         onRun: (id) => {
           runId = id;
@@ -182,34 +183,17 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
       bar?.stop();
     }
     try {
-      if (flags.out) await writeOut(store, runId, flags.out, config.samples ?? 1);
+      if (flags.out) await writeOut(session.store, runId, flags.out, config.replicates ?? 1);
     } finally {
-      store.close();
+      session.close();
     }
     if (flags.json) this.printJson(summary);
     else this.log(renderSummary(summary, flags.store));
     if (!summary.complete) {
-      // the figures above cover the scored samples only: say so, and exit as a runtime failure (issue #13 item 7)
+      // the figures above cover the scored samples only: say so, and exit as a runtime failure
       process.stderr.write(`Error: ${summary.errored} samples errored, so run ${summary.runId} is not complete (first error: ${summary.erroredSamples?.[0]?.error ?? 'see --json'}); re-run the same command to retry them\n`);
       this.exit(1);
     }
-  }
-}
-
-/**
- * The stored configuration of run `runId` (for `--resume`).
- * @throws HptError `E_CONFIG` when the store or the run does not exist.
- */
-function storedConfig(storePath: string, runId: string): RunConfig {
-  if (!existsSync(storePath)) throw new HptError('E_CONFIG', `no store at ${storePath} (give --store), so there is no run ${runId} to resume`);
-  const store = new RunStore(storePath);
-  try {
-    const run = store.getRun(runId);
-    if (!run) throw new HptError('E_CONFIG', `no run ${runId} in ${storePath}; see \`hpt-bench runs --store ${storePath}\``);
-    const { ladderLevels: _levels, ...config } = run.config;
-    return config as unknown as RunConfig;
-  } finally {
-    store.close();
   }
 }
 
@@ -247,7 +231,7 @@ function checkWritable(path: string): void {
 }
 
 /** Write the `--out` JSONL from the store (input order; replicates adjacent) to a temp file, then rename it into place. */
-async function writeOut(store: RunStore, runId: string, path: string, samples: number): Promise<void> {
+async function writeOut(store: RunStore, runId: string, path: string, replicates: number): Promise<void> {
   mkdirSync(dirname(resolve(path)), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}`;
   const stream = createWriteStream(tmp, 'utf8');
@@ -260,7 +244,7 @@ async function writeOut(store: RunStore, runId: string, path: string, samples: n
         solved: r.solved,
         prediction: r.prediction,
         target: r.target,
-        ...(samples > 1 ? { replicate: r.index % samples } : {}),
+        ...(replicates > 1 ? { replicate: r.index % replicates } : {}),
         ...(r.meta ? { meta: r.meta } : {}),
         attempts: r.attempts as unknown as Json,
         ...(r.iteration !== undefined ? { iteration: r.iteration } : {}),

@@ -1,10 +1,10 @@
 /**
- * HPI_Dataset calibration (specs/hpt.md §2.4, §9 #21; issue #6 item 4): the human penalty constant computed from
+ * HPI_Dataset calibration (specs/hpt.md §2.4, §9 #21): the human penalty constant computed from
  * per-sample scores on the four HPT rules — from a human annotation file, or estimated with an LLM judge on a seeded
  * representative sample (the automation the paper names as future work).
  */
 import { fillTemplate, HptError, isModelCallError, type PromptPack, type Sample, stripBom } from '@hpt-bench/sdk';
-import { forEachConcurrent } from '../run/pool.js';
+import { forEachConcurrent } from '../exec/pool.js';
 import { createRngFactory } from '../run/rng.js';
 import { judgeCallContext, judgedKind, judgeEntry, judgeGold, judgeUserMessage, type JudgeClient, type JudgeLevel, type RuleScores } from './judge.js';
 
@@ -210,7 +210,7 @@ export interface JudgeCalibrationResult extends CalibrationResult {
 }
 
 /**
- * Estimate HPI_Dataset with an LLM judge (issue #6 item 4): for each sample, the judge rates its plain task text (the
+ * Estimate HPI_Dataset with an LLM judge: for each sample, the judge rates its plain task text (the
  * task template filled from the sample) with `judgeUserMessage(task, judgeGold(target), '0')`; the four scores give the
  * sample's mean, and HPI_Dataset is the mean over samples (`hpiFromRuleScores`, in input order). Invalid replies and
  * failed calls are left out.

@@ -1,5 +1,5 @@
 /**
- * LLM-as-a-judge (specs/hpt.md §5.3, §5.4, §9 #22; issue #6 item 3): rate the prompt each HPF level builds for a sample
+ * LLM-as-a-judge (specs/hpt.md §5.3, §5.4, §9 #22): rate the prompt each HPF level builds for a sample
  * on the four HPT rules (§1.1), as the paper describes it — every item is judged with its level's own strategy and its
  * correct gold answer (none of the reference code's bugs: no level-4 loop-variable mix-up, no "always False" BoolQ gold).
  *
@@ -8,8 +8,10 @@
  * one user message `<prompt>\nAnswer: <gold>\nMulti-step prompts: <k>`.
  */
 import { type CallContext, type CallPurpose, fillTemplate, type GenerationSettings, HptError, isModelCallError, type Json, type Model, type ModelRequest, type ModelResponse, type PromptPack, type PromptPackEntry, type Sample, type Scorer } from '@hpt-bench/sdk';
-import { forEachConcurrent } from '../run/pool.js';
-import { cacheKey, type CallCache } from '../store/cache.js';
+import { OutageBreaker } from '../exec/breaker.js';
+import { forEachConcurrent } from '../exec/pool.js';
+import { cacheKey } from '../exec/cache-key.js';
+import type { CallCache } from '../store/cache.js';
 
 /**
  * The judge's system prompt, verbatim from the reference code (`prompt_complexity.py`; specs/hpt.md §5.3,
@@ -221,7 +223,7 @@ const SCORE_PATTERNS = [1, 2, 3, 4].map(
 );
 
 /**
- * Read the four rule scores from a judge reply (hpt.md §5.4; issue #6 item 3).
+ * Read the four rule scores from a judge reply (hpt.md §5.4).
  * 1. JSON: the first object in the text (the whole reply, a fenced block, or an object inside prose; nested objects are
  *    searched) that has the keys `score1..score4`; its values must be integers 1..5 (numbers, or strings holding one).
  * 2. Otherwise free text: for each rule i the first `score i` / `score<i>` / `rule i` label followed, within 60
@@ -516,16 +518,14 @@ export interface JudgeRunResult {
   errored: number;
 }
 
-/** Errored ratings, with no rating done yet, after which the endpoint is taken to be down and the error is rethrown. */
-const BREAKER = 3;
-
 /**
- * Judge every level of `levels` on every item of `datasets` (hpt.md §5.4 as the paper describes it; issue #6 item 3):
+ * Judge every level of `levels` on every item of `datasets` (hpt.md §5.4 as the paper describes it):
  * per item and level, `buildJudgedPrompt` (helper calls as single user messages at `helperGeneration`), then one
  * `judge.rate(judgeUserMessage(prompt, judgeGold(target), steps))`. Items run under bounded concurrency; results are
  * aggregated per level in input order (dataset order, then sample order), so the means do not depend on timing.
  * A rating whose model calls fail (a `ModelCallError` after retries) is reported via `onError` and skipped; when the
- * first BREAKER ratings all fail that way, the error is rethrown (the endpoint is down).
+ * first `BREAKER_BEFORE_SUCCESS` ratings all fail that way, the error is rethrown (the endpoint is down: the run's
+ * `OutageBreaker`, counting ratings; after a rating succeeded, failures are only counted and reported).
  * @throws HptError `E_PACK` (before any call) when a pack cannot give a level's prompt; `E_TEMPLATE` when a sample lacks
  *   a placeholder; any non-`ModelCallError` of the models (e.g. `E_AUTH`).
  */
@@ -536,8 +536,8 @@ export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult
   const rows: (JudgeRow & { d: number; pos: number })[] = [];
   let items = 0;
   let errored = 0;
-  let succeeded = 0;
-  let failedBeforeSuccess = 0;
+  let ratings = 0;
+  const breaker = new OutageBreaker(options.concurrency);
 
   async function* stream(): AsyncGenerator<{ d: number; pos: number; sample: Sample }> {
     for (const [d, ds] of options.datasets.entries()) {
@@ -560,7 +560,7 @@ export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult
           return r.text;
         });
         const reply = await options.judge.rate(judgeUserMessage(built.prompt, gold, built.steps), ctx('judge', built.helperCalls.length));
-        succeeded++;
+        breaker.success();
         rows.push({ d, pos, level: level.level, strategy: level.strategy, scores: reply.scores });
         await options.onRecord?.({
           dataset: dataset.id,
@@ -578,7 +578,7 @@ export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult
         });
       } catch (e) {
         if (!isModelCallError(e)) throw e;
-        if (succeeded === 0 && ++failedBeforeSuccess >= BREAKER) throw e;
+        if (breaker.failure(ratings++) && !breaker.anySuccess) throw e;
         errored++;
         const message = `${dataset.id} sample ${sample.id}, level ${level.level} (${level.strategy}): ${e.message}`;
         options.onError?.(message);

@@ -1,11 +1,11 @@
 /**
  * Resolution of what `hpt-bench judge` and `hpt-bench calibrate --judge` rate: the ladder's levels and the samples of
- * datasets resolved with `resolveDatasetSource` (as `prepareRun` resolves them for `hpt-bench run`; issue #6 items 3-4).
+ * datasets resolved with `resolveDatasetSource` (as `prepareRun` resolves them for `hpt-bench run`).
  */
 import type { DatasetLoadOptions, Sample, StrategyDecl } from '@hpt-bench/sdk';
 import type { Registry } from '../plugins/registry.js';
 import { withGenericInput } from '../prompt/pack.js';
-import { resolveLadder, type DatasetSource } from '../run/run.js';
+import { resolveLadder, type DatasetSource } from '../run/resolve.js';
 import type { JudgeLevel } from './judge.js';
 
 /**

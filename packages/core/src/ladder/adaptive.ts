@@ -13,7 +13,7 @@ export interface AdaptiveSetup extends LadderSetup {
 }
 
 /**
- * The adaptive HPF engine (hpt.md §2.3, Algorithm 2; recommendations §9 #3-#5; issue #6 item 1). For each sample, for
+ * The adaptive HPF engine (hpt.md §2.3, Algorithm 2; recommendations §9 #3-#5). For each sample, for
  * iteration i = 1..m (m = number of levels): the selector picks a level x; x outside 1..m consumes the iteration with no
  * attempt and leaves the feedback unchanged; otherwise level x runs exactly as in the manual ladder and, if it solves
  * the sample, the sample scores x + i and the loop stops. Unsolved after m iterations: m + HPI_Dataset, with the last
@@ -31,11 +31,6 @@ export interface AdaptiveSetup extends LadderSetup {
 export class AdaptiveEngine extends LadderEngine {
   constructor(protected override readonly setup: AdaptiveSetup) {
     super(setup);
-  }
-
-  /** Route the selector's calls through another model object (the run's ModelClient, as for the ladder's models). */
-  setSelectorModel(model: Model): void {
-    this.setup.selectorModel = model;
   }
 
   /** The selector model, if the selector uses one. */

@@ -52,7 +52,10 @@ export interface SampleResult {
   records?: { hpi: number; solved: boolean; prediction: Json }[];
 }
 
-/** Everything the ladder needs for a run. `knowledgeModel` answers calls of purpose `knowledge`. */
+/**
+ * Everything the ladder needs for a run, given when the engine is constructed. `model` answers the ladder's calls and
+ * `knowledgeModel` the calls of purpose `knowledge` (a run passes its session's clients: cache, limiter, retries).
+ */
 export interface LadderSetup {
   levels: LadderLevel[];
   model: Model;
@@ -76,15 +79,6 @@ export class LadderEngine {
   /** The ladder's levels, level 1 first (m = `levels.length`). */
   get levels(): readonly LadderLevel[] {
     return this.setup.levels;
-  }
-
-  /**
-   * Route the ladder's calls through other model objects (the run wraps both models in a ModelClient with the
-   * model-call cache, retries and adaptive concurrency, issue #5).
-   */
-  setModels(model: Model, knowledgeModel: Model): void {
-    this.setup.model = model;
-    this.setup.knowledgeModel = knowledgeModel;
   }
 
   /** The penalty of an unsolved sample: m + HPI_Dataset. */
@@ -132,7 +126,7 @@ export class LadderEngine {
         const replicate = typeof sample.meta?.replicate === 'number' ? sample.meta.replicate : 0;
         const response: ModelResponse = await model.generate({
           ...s.generation,
-          // replicates of a sample (--samples n) must not share an endpoint seed, or they would be identical draws
+          // replicates of a sample (--replicates n) must not share an endpoint seed, or they would be identical draws
           ...(s.generation.seed !== undefined && replicate ? { seed: s.generation.seed + replicate } : {}),
           messages,
           logprobs: options?.logprobs,

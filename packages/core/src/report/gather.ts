@@ -1,7 +1,6 @@
 /**
- * Reading runs for reports (issue #7 items 1-3): which runs a report covers, their stored summaries, and the per-sample
- * units the bootstrap resamples. Reads the SQLite store with its own read-only SQL (`store.db`), so it needs nothing
- * beyond the tables of `RunStore`.
+ * Reading runs for reports: which runs a report covers, their stored summaries, and the per-sample units the bootstrap
+ * resamples. Reads through `RunStore` methods (the SQL is the store's: store/queries.ts).
  */
 import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
 import type { RunRecord, RunStore } from '../store/store.js';
@@ -72,21 +71,17 @@ export function selectRuns(store: RunStore, storePath: string, selection: RunSel
 
 /** A run's done samples in input order, as bootstrap units (one row of `samples` each; errored rows are left out). */
 export function sampleUnits(store: RunStore, runId: string): SampleUnit[] {
-  const rows = store.db
-    .prepare("SELECT sample_id, idx, level, hpi, solved, scores, meta FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx")
-    .all(runId) as { sample_id: string; idx: number; level: number | null; hpi: number; solved: number; scores: number; meta: string | null }[];
-  return rows.map((r) => {
-    const meta = r.meta ? (JSON.parse(r.meta) as Record<string, Json>) : undefined;
-    const replicate = meta && typeof meta.replicate === 'number' ? meta.replicate : undefined;
+  return store.sampleUnitRows(runId).map((r) => {
+    const replicate = r.meta && typeof r.meta.replicate === 'number' ? r.meta.replicate : undefined;
     return {
-      sampleId: r.sample_id,
-      index: r.idx,
+      sampleId: r.sampleId,
+      index: r.index,
       ...(replicate !== undefined ? { replicate } : {}),
       hpi: r.hpi,
       scores: r.scores,
       solved: r.solved,
       level: r.level,
-      ...(meta ? { meta } : {}),
+      ...(r.meta ? { meta: r.meta } : {}),
     };
   });
 }

@@ -1,113 +1,13 @@
 /**
- * The model-call cache (issue #5 item 1; DESIGN.md "store"): one table in the SQLite store, so a rerun or a resumed run
- * never pays twice for the same call.
+ * The model-call cache (DESIGN.md "store"): one table in the SQLite store, so a rerun or a resumed run never pays twice
+ * for the same call. Its keys are computed by exec/cache-key.ts; every statement on the table is here.
  */
-import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Model, ModelRequest, ModelResponse } from '@hpt-bench/sdk';
+import type { ModelResponse } from '@hpt-bench/sdk';
+import { endpointForCache } from '../exec/cache-key.js';
+import { CACHE_SCHEMA } from './schema.js';
+import { cacheStats, type CacheStats } from './queries.js';
 import type { WriteQueue } from './store.js';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS call_cache (
-  key TEXT PRIMARY KEY,
-  model TEXT NOT NULL,
-  endpoint TEXT,
-  response TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  hits INTEGER NOT NULL DEFAULT 0
-);
-`;
-
-/** What `CallCache.stats` reports: entries, stored bytes (key + response + model + endpoint), total hits, and per model id. */
-export interface CacheStats {
-  entries: number;
-  bytes: number;
-  hits: number;
-  byModel: Record<string, { entries: number; hits: number }>;
-}
-
-/**
- * `endpoint` without credentials: user info (`https://user:pass@host`) and the query string are dropped, so a key
- * smuggled into a base URL never reaches the cache table or the cache key (DESIGN.md "Conventions": secrets).
- */
-export function endpointForCache(endpoint: string | undefined): string | null {
-  if (endpoint === undefined) return null;
-  try {
-    const u = new URL(endpoint);
-    u.username = '';
-    u.password = '';
-    u.search = '';
-    u.hash = '';
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return endpoint;
-  }
-}
-
-/**
- * Whether sampling is stochastic for this request (temperature > 0): then repeated draws of the same prompt are
- * distinct calls and the cache key includes where in the run the call is made (issue #5 item 1).
- */
-export function isStochastic(request: Pick<ModelRequest, 'temperature'>): boolean {
-  return request.temperature > 0;
-}
-
-/**
- * The canonical JSON the cache key hashes (issue #5 item 1), with a fixed field order:
- * `v` (format version), `model` (model id), `endpoint` (base URL without credentials, or null), `temperature`, `topP`,
- * `maxTokens`, `seed` (or null), `logprobs` (boolean), `messages` (`[role, content]` pairs), `responseFormat` when structured output is asked for, and `draw`: when sampling
- * is stochastic (temperature > 0) and the request has a `context`, the call's coordinates — sample id, replicate
- * (`sample.meta.replicate`, default 0), level, strategy, purpose, seq, the run seed, and in adaptive runs the
- * iteration — else null (at temperature 0
- * the same request gives the same answer wherever it is made, so identical calls share one entry).
- * Never contains secrets: only the model id, the credential-free endpoint and the request.
- */
-export function cacheKeyMaterial(model: Pick<Model, 'id' | 'endpoint'>, request: ModelRequest): string {
-  const ctx = request.context;
-  const draw =
-    isStochastic(request) && ctx
-      ? {
-          sample: ctx.sample.id,
-          replicate: typeof ctx.sample.meta?.replicate === 'number' ? ctx.sample.meta.replicate : 0,
-          level: ctx.level,
-          strategy: ctx.strategy,
-          purpose: ctx.purpose,
-          seq: ctx.seq,
-          runSeed: ctx.seed,
-          // adaptive HPF: the same level can be drawn again at a later iteration (absent in manual runs: keys unchanged)
-          ...(ctx.iteration !== undefined ? { iteration: ctx.iteration } : {}),
-        }
-      : null;
-  return JSON.stringify({
-    v: 1,
-    model: model.id,
-    endpoint: endpointForCache(model.endpoint),
-    temperature: request.temperature,
-    topP: request.topP,
-    maxTokens: request.maxTokens,
-    seed: request.seed ?? null,
-    logprobs: request.logprobs ?? false,
-    messages: request.messages.map((m) => [m.role, m.content]),
-    draw,
-    // structured output (the judge); absent otherwise, so keys of plain calls are unchanged
-    ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
-  });
-}
-
-/** The cache key of a call: hex SHA-256 of `cacheKeyMaterial(model, request)` (issue #5 item 1). */
-export function cacheKey(model: Pick<Model, 'id' | 'endpoint'>, request: ModelRequest): string {
-  return createHash('sha256').update(cacheKeyMaterial(model, request)).digest('hex');
-}
-
-/**
- * Whether a response may be cached (issue #5 item 1: errors, refusals and empty outputs are never cached): its text is
- * non-empty after trimming and its `finishReason` is not `content_filter` (the provider refused or withheld the
- * output). Errors never reach the cache (they are thrown, not returned). A `length`-truncated answer is cached: the
- * same settings would truncate it again.
- */
-export function cacheable(response: ModelResponse): boolean {
-  return response.text.trim() !== '' && response.finishReason !== 'content_filter';
-}
 
 interface StoredResponse {
   text: string;
@@ -117,7 +17,7 @@ interface StoredResponse {
 }
 
 /**
- * The model-call cache over the run store's SQLite handle (`new CallCache(store.db, store)`; issue #5 item 1). Table
+ * The model-call cache over the run store's SQLite handle (`new CallCache(store.db, store)`). Table
  * `call_cache (key, model, endpoint, response JSON, created_at ISO-8601, hits)`; a response is stored as
  * `{text, logprobs?, usage, finishReason}` (latency and the `cached` flag are not stored). Safe to share between
  * processes on one file (SQLite WAL); first writer wins.
@@ -136,7 +36,7 @@ export class CallCache {
 
   /** Creates the `call_cache` table when missing. */
   constructor(private readonly db: Database.Database, private readonly writes?: WriteQueue) {
-    db.exec(SCHEMA);
+    db.exec(CACHE_SCHEMA);
     this.getStmt = db.prepare('SELECT response FROM call_cache WHERE key = ?');
     this.hitStmt = db.prepare('UPDATE call_cache SET hits = hits + 1 WHERE key = ?');
     this.putStmt = db.prepare('INSERT OR IGNORE INTO call_cache (key, model, endpoint, response, created_at) VALUES (?, ?, ?, ?, ?)');
@@ -177,24 +77,10 @@ export class CallCache {
     });
   }
 
-  /** Entries, bytes (UTF-8 bytes of key, response, model and endpoint), hits, and the same per model id. */
+  /** Entries, bytes (UTF-8 bytes of key, response, model and endpoint), hits, and the same per model id (`cacheStats`). */
   stats(): CacheStats {
     this.writes?.flush();
-    const total = this.db
-      .prepare(
-        `SELECT COUNT(*) AS entries, COALESCE(SUM(hits), 0) AS hits,
-                COALESCE(SUM(LENGTH(CAST(key AS BLOB)) + LENGTH(CAST(response AS BLOB)) + LENGTH(CAST(model AS BLOB)) + COALESCE(LENGTH(CAST(endpoint AS BLOB)), 0)), 0) AS bytes
-         FROM call_cache`,
-      )
-      .get() as { entries: number; hits: number; bytes: number };
-    const rows = this.db.prepare('SELECT model, COUNT(*) AS entries, COALESCE(SUM(hits), 0) AS hits FROM call_cache GROUP BY model ORDER BY model').all() as {
-      model: string;
-      entries: number;
-      hits: number;
-    }[];
-    const byModel: CacheStats['byModel'] = {};
-    for (const r of rows) byModel[r.model] = { entries: r.entries, hits: r.hits };
-    return { entries: total.entries, bytes: total.bytes, hits: total.hits, byModel };
+    return cacheStats(this.db);
   }
 
   /** Delete every entry, or only those of model id `model`; returns the number of rows deleted. */

@@ -1,19 +1,10 @@
 /**
- * Saved HPI_Dataset calibrations (specs/hpt.md §2.4, §9 #21; issue #6 item 4): `hpt-bench calibrate --save` writes a
+ * Saved HPI_Dataset calibrations (specs/hpt.md §2.4, §9 #21): `hpt-bench calibrate --save` writes a
  * dataset's computed HPI_Dataset here, in the run store's SQLite file, for later runs to use.
  */
 import type Database from 'better-sqlite3';
 import { HptError } from '@hpt-bench/sdk';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS hpi_calibrations (
-  dataset TEXT PRIMARY KEY,
-  hpi_dataset REAL NOT NULL,
-  n INTEGER NOT NULL,
-  source TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-`;
+import { CALIBRATIONS_SCHEMA } from './schema.js';
 
 /**
  * A saved calibration:
@@ -43,7 +34,7 @@ export function saveCalibration(db: Database.Database, calibration: { dataset: s
   if (!Number.isFinite(hpiDataset) || hpiDataset <= 0) throw new HptError('E_CONFIG', `HPI_Dataset of ${dataset} must be a positive number, got ${hpiDataset}`);
   if (!Number.isInteger(n) || n < 1) throw new HptError('E_CONFIG', `a calibration of ${dataset} needs at least one sample, got n = ${n}`);
   const createdAt = calibration.createdAt ?? new Date().toISOString();
-  db.exec(SCHEMA);
+  db.exec(CALIBRATIONS_SCHEMA);
   db.prepare('INSERT OR REPLACE INTO hpi_calibrations (dataset, hpi_dataset, n, source, created_at) VALUES (?, ?, ?, ?, ?)').run(dataset, hpiDataset, n, source, createdAt);
   return { hpiDataset, n, source, createdAt };
 }

@@ -1,9 +1,17 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
-import { type CallRecord, type GradedOutput, HptError, type Json, type SelectionRecord } from '@hpt-bench/sdk';
-import type { AttemptRecord, SampleResult } from '../ladder/engine.js';
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { HptError, type Json } from '@hpt-bench/sdk';
+import type { SampleResult } from '../ladder/engine.js';
+import { CallCache } from './cache.js';
+import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
+import { isReadOnlyError, openStoreDatabase } from './db.js';
+import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
+import { attemptFromRow, selectionFromRow, storedGraded, toRun, wellFormed } from './rows.js';
+import { checkGroupCommit, DEFAULT_GROUP_COMMIT, type GroupCommit, GroupWriter, type WriteQueue } from './writer.js';
+
+export { wellFormed } from './rows.js';
+export { DEFAULT_GROUP_COMMIT, type GroupCommit, type WriteQueue } from './writer.js';
 
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
 export type RunStatus = 'running' | 'completed' | 'failed';
@@ -22,7 +30,7 @@ export interface RunRecord {
   error: string | null;
   /** identity of the result-relevant configuration (runs with equal hashes may resume each other) */
   configHash: string | null;
-  /** the process executing the run (`<host>:<pid>`), while it runs; null once it completed or failed (issue #13 item 8) */
+  /** the process executing the run (`<host>:<pid>`), while it runs; null once it completed or failed */
   owner: string | null;
   /** when the owner last said it is alive (ISO-8601), see `heartbeat` */
   heartbeatAt: string | null;
@@ -60,153 +68,6 @@ export interface StoredAggregate {
   selectorUsage: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }[];
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS runs (
-  id TEXT PRIMARY KEY,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('running','completed','failed')),
-  dataset TEXT NOT NULL,
-  model TEXT NOT NULL,
-  mode TEXT NOT NULL,
-  config TEXT NOT NULL,
-  summary TEXT,
-  error TEXT,
-  config_hash TEXT,
-  owner TEXT,
-  heartbeat_at TEXT,
-  preflight TEXT
-);
-CREATE TABLE IF NOT EXISTS samples (
-  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-  idx INTEGER NOT NULL,
-  sample_id TEXT NOT NULL,
-  level INTEGER,
-  hpi REAL NOT NULL,
-  solved INTEGER NOT NULL,
-  prediction TEXT NOT NULL,
-  target TEXT NOT NULL,
-  meta TEXT,
-  status TEXT NOT NULL DEFAULT 'done',
-  error TEXT,
-  iteration INTEGER,
-  scores INTEGER NOT NULL DEFAULT 1,
-  records TEXT,
-  sample_hash TEXT,
-  PRIMARY KEY (run_id, idx)
-);
-CREATE TABLE IF NOT EXISTS attempts (
-  run_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  attempt INTEGER NOT NULL,
-  level INTEGER NOT NULL,
-  strategy TEXT NOT NULL,
-  solved INTEGER NOT NULL,
-  score REAL NOT NULL,
-  extracted TEXT NOT NULL,
-  graded TEXT NOT NULL,
-  notes TEXT,
-  iteration INTEGER,
-  PRIMARY KEY (run_id, idx, attempt),
-  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
-);
-CREATE TABLE IF NOT EXISTS calls (
-  run_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  attempt INTEGER NOT NULL,
-  level INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  purpose TEXT NOT NULL,
-  model TEXT NOT NULL,
-  messages TEXT NOT NULL,
-  output TEXT NOT NULL,
-  prompt_tokens INTEGER NOT NULL,
-  completion_tokens INTEGER NOT NULL,
-  latency_ms REAL NOT NULL,
-  finish_reason TEXT NOT NULL,
-  mean_token_prob REAL,
-  cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, attempt, seq),
-  FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
-);
-CREATE TABLE IF NOT EXISTS selections (
-  run_id TEXT NOT NULL,
-  idx INTEGER NOT NULL,
-  iteration INTEGER NOT NULL,
-  level INTEGER,
-  valid INTEGER NOT NULL,
-  raw TEXT,
-  solved INTEGER,
-  model TEXT,
-  messages TEXT,
-  output TEXT,
-  prompt_tokens INTEGER NOT NULL DEFAULT 0,
-  completion_tokens INTEGER NOT NULL DEFAULT 0,
-  latency_ms REAL,
-  finish_reason TEXT,
-  cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, iteration),
-  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
-);
-`;
-
-/**
- * Stores of schema version 1 keyed attempts by (run, sample, level), which the adaptive HPF breaks (a level can be tried
- * at several iterations). Version 2 keys attempts and calls by the attempt's ordinal within the sample; a manual run's
- * attempts are levels 1..k in order, so a version-1 row's ordinal is level - 1. The tables are rebuilt in one
- * transaction (SQLite cannot change a primary key in place).
- */
-const MIGRATE_ATTEMPTS_V2 = `
-CREATE TABLE attempts_v2 (
-  run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, strategy TEXT NOT NULL,
-  solved INTEGER NOT NULL, score REAL NOT NULL, extracted TEXT NOT NULL, graded TEXT NOT NULL, notes TEXT, iteration INTEGER,
-  PRIMARY KEY (run_id, idx, attempt),
-  FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
-);
-INSERT INTO attempts_v2 (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes)
-  SELECT run_id, idx, level - 1, level, strategy, solved, score, extracted, graded, notes FROM attempts;
-CREATE TABLE calls_v2 (
-  run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, seq INTEGER NOT NULL,
-  purpose TEXT NOT NULL, model TEXT NOT NULL, messages TEXT NOT NULL, output TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
-  completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, finish_reason TEXT NOT NULL, mean_token_prob REAL,
-  cached INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (run_id, idx, attempt, seq),
-  FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
-);
-INSERT INTO calls_v2 (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached)
-  SELECT run_id, idx, level - 1, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached FROM calls;
-DROP TABLE calls;
-DROP TABLE attempts;
-ALTER TABLE attempts_v2 RENAME TO attempts;
-ALTER TABLE calls_v2 RENAME TO calls;
-`;
-
-/**
- * Group commit of the store (issue #5: throughput): the per-sample writes of a run (and the call cache's writes, see
- * `CallCache`) are queued and committed together, in one transaction, once `maxWrites` are queued or `maxDelayMs`
- * after the first of them, whichever comes first. A commit per sample cost about 50 µs of CPU and 34 page writes per
- * 11-call sample: 30,000 random-baseline BoolQ samples took 3.6 s with it and take 2.0 s with groups.
- * A crash (SIGKILL, power loss) loses at most the queued writes — the samples finished in the last `maxDelayMs` — and
- * never leaves a partial sample: a resume redoes them. Every read of the store, every other write, `close()` and
- * process exit commit the queue first, so within the process the store always reads its own writes.
- */
-export interface GroupCommit {
-  /** commit when this many writes (samples, errored samples, cache entries) are queued; ≥ 1 (1 = commit each write) */
-  maxWrites: number;
-  /** commit at the latest this many milliseconds after the first queued write */
-  maxDelayMs: number;
-}
-
-/** The store's default group commit: 128 writes or 100 ms. */
-export const DEFAULT_GROUP_COMMIT: GroupCommit = { maxWrites: 128, maxDelayMs: 100 };
-
-/** Queues writes for the next group commit (implemented by `RunStore`; used by `CallCache`). */
-export interface WriteQueue {
-  /** Run `write` (synchronous SQLite statements) inside the next group commit. */
-  defer(write: () => void): void;
-  /** Commit every queued write now. */
-  flush(): void;
-}
 
 /**
  * The SQLite run store (DESIGN.md "store"): one file, WAL journal, every write of a sample in one transaction, so a
@@ -215,178 +76,57 @@ export interface WriteQueue {
  */
 export class RunStore implements WriteQueue {
   readonly db: Database.Database;
-  private readonly group: GroupCommit;
-  private queue: (() => void)[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly flushOnExit = (): void => {
-    try {
-      this.flush();
-    } catch {
-      // the process is exiting: what could not be written is redone by a resume
-    }
-  };
-  /** the first failed commit: every later write and flush throws it (issue #13 item 1) */
-  private broken: HptError | undefined;
 
   /**
    * Open (creating directories and tables as needed) the store at `path`.
    * @param options.groupCommit batching of the per-sample writes (default `DEFAULT_GROUP_COMMIT`).
    * @param options.readonly open for reading only (the reading commands `runs`, `report`, `compare`, `cache stats`):
    *   works on a read-only file, directory or mount; the file must exist and nothing is created or migrated; any write
-   *   throws `E_STORE` (issue #13 item 11).
+   *   throws `E_STORE`.
    * @throws HptError `E_STORE` when the file cannot be opened or is not an hpt-bench store.
    */
   constructor(readonly path: string, options: { groupCommit?: GroupCommit; readonly?: boolean } = {}) {
-    this.group = options.groupCommit ?? DEFAULT_GROUP_COMMIT;
-    if (!(this.group.maxWrites >= 1) || !(this.group.maxDelayMs >= 0)) throw new HptError('E_STORE', `invalid group commit ${JSON.stringify(this.group)}: maxWrites ≥ 1, maxDelayMs ≥ 0`);
+    const group = options.groupCommit ?? DEFAULT_GROUP_COMMIT;
+    checkGroupCommit(group);
     this.readonly = options.readonly === true;
     try {
-      if (this.readonly) {
-        this.db = openReadOnly(path, (copy) => (this.snapshot = copy));
-        this.db.pragma('busy_timeout = 5000');
-        if (!this.hasTable('runs')) throw new Error('not an hpt-bench store (no runs table)');
-        return;
-      }
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('foreign_keys = ON');
-      this.db.pragma('busy_timeout = 5000');
-      // stores written by earlier versions gain the newer columns (nullable or defaulted, so old rows stay valid)
-      this.addMissingColumns('samples', { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' });
-      this.addMissingColumns('calls', { cached: 'INTEGER NOT NULL DEFAULT 0' });
-      this.addMissingColumns('runs', { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT' });
-      if (this.hasTable('attempts') && this.hasTable('calls') && !this.columns('attempts').has('attempt')) this.migrateAttemptsV2();
-      this.db.exec(SCHEMA);
+      this.db = openStoreDatabase(path, this.readonly, (copy) => (this.snapshot = copy));
     } catch (e) {
       const hint = this.readonly ? '' : isReadOnlyError(e) ? ' (the file or its directory is read-only: reading commands such as `runs` and `report` still work)' : '';
       throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}${hint}`, { exitCode: this.readonly ? 2 : 1 });
     }
+    this.writer = new GroupWriter(this.db, path, group, this.readonly);
   }
 
   /** Opened with `readonly` (see the constructor). */
   readonly readonly: boolean;
   /** the temporary copy read instead of `path` (see `openReadOnly`), removed on close */
   private snapshot: string | undefined;
+  private readonly writer: GroupWriter;
 
-  private hasTable(name: string): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-  }
-
-  private columns(table: string): Set<string> {
-    return new Set((this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
-  }
-
-  /** Add the columns `table` lacks (a table that does not exist yet is left to SCHEMA). */
-  private addMissingColumns(table: string, columns: Record<string, string>): void {
-    if (!this.hasTable(table)) return;
-    const have = this.columns(table);
-    for (const [name, type] of Object.entries(columns)) if (!have.has(name)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
-  }
-
-  /** Rebuild attempts and calls with the attempt ordinal in their keys (see MIGRATE_ATTEMPTS_V2); all or nothing. */
-  private migrateAttemptsV2(): void {
-    this.db.pragma('foreign_keys = OFF');
-    try {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATE_ATTEMPTS_V2);
-        const broken = this.db.pragma('foreign_key_check') as unknown[];
-        if (broken.length) throw new Error(`migration left ${broken.length} dangling rows`);
-      })();
-    } finally {
-      this.db.pragma('foreign_keys = ON');
-    }
-  }
-
-  /**
-   * Queue `write` for the next group commit (see `GroupCommit`); commits at once when the queue is full.
-   * @throws HptError `E_STORE` (exit code 1) once any commit of this store has failed (see `broken`): nothing more is
-   *   queued, so a run stops instead of evaluating samples it cannot keep (issue #13 item 1).
-   */
+  /** Queue `write` for the next group commit (`GroupWriter.defer`). */
   defer(write: () => void): void {
-    this.assertWritable();
-    this.queue.push(write);
-    if (this.queue.length === 1) process.once('exit', this.flushOnExit);
-    if (this.queue.length >= this.group.maxWrites) this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        try {
-          this.flush();
-        } catch {
-          // recorded in `broken`; the next write or flush throws it
-        }
-      }, this.group.maxDelayMs);
-      this.timer.unref?.();
-    }
+    this.writer.defer(write);
   }
 
-  /**
-   * Commit the queued writes now, all in one transaction (all or nothing). A no-op when nothing is queued.
-   * When the group fails (disk full, I/O error, constraint), its writes are retried one by one so the good ones are
-   * kept, and the store becomes `broken`: the failing writes are lost (their samples are redone by a resume) and every
-   * later write or flush throws, so no caller can go on as if they were stored.
-   * @throws HptError `E_STORE` (exit code 1) naming the store, the number of writes lost and SQLite's reason.
-   */
+  /** Commit the queued writes now (`GroupWriter.flush`). */
   flush(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    this.assertWritable();
-    const writes = this.queue;
-    if (!writes.length) return;
-    this.queue = [];
-    process.off('exit', this.flushOnExit);
-    this.commitTx ??= this.db.transaction((ws: (() => void)[]) => {
-      for (const w of ws) w();
-    });
-    try {
-      this.commitTx(writes);
-      return;
-    } catch (e) {
-      // one write failed and rolled the group back: commit them one by one, so the others are kept (as they were
-      // when every sample had its own transaction) and only the failing ones are lost
-      let first = e;
-      let lost = writes.length;
-      if (writes.length > 1) {
-        lost = 0;
-        for (const w of writes) {
-          try {
-            this.commitTx([w]);
-          } catch (err) {
-            lost++;
-            first = err;
-          }
-        }
-        if (lost === 0) return;
-      }
-      this.broken = new HptError('E_STORE', `cannot write to the store ${this.path}: ${(first as Error).message} (${lost} of ${writes.length} queued writes lost; the run stops, and re-running the same command redoes the samples not stored)`, { cause: first, exitCode: 1 });
-      throw this.broken;
-    }
+    this.writer.flush();
   }
-
-  private commitTx?: Database.Transaction<(ws: (() => void)[]) => void>;
 
   /** The first failed commit of this store, if any (sticky: a store that lost a write accepts no more writes). */
   get failure(): HptError | undefined {
-    return this.broken;
-  }
-
-  private assertWritable(): void {
-    if (this.broken) throw this.broken;
-    if (this.readonly) throw new HptError('E_STORE', `the store ${this.path} was opened read-only`, { exitCode: 1 });
+    return this.writer.failure;
   }
 
   /** Commit the queue before a read, so the store reads its own writes (a broken store reads what it holds). */
   private sync(): void {
-    if (!this.broken && !this.readonly) this.flush();
+    this.writer.sync();
   }
 
   /**
    * Record a new run in state `running`, owned by `owner` (`<host>:<pid>`, see `RunRecord.owner`). `configHash`
-   * identifies runs that may resume each other (issue #5).
+   * identifies runs that may resume each other.
    */
   createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json>; configHash?: string; owner?: string }): void {
     this.flush();
@@ -398,7 +138,7 @@ export class RunStore implements WriteQueue {
 
   /**
    * Run `fn` in one IMMEDIATE transaction: no other connection (process) can write between its reads and writes, so
-   * "find the run to continue, then take it" is atomic across processes (issue #13 item 8). `fn` must be synchronous.
+   * "find the run to continue, then take it" is atomic across processes. `fn` must be synchronous.
    */
   exclusive<T>(fn: () => T): T {
     this.flush();
@@ -415,7 +155,7 @@ export class RunStore implements WriteQueue {
     this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ?, owner = ?, heartbeat_at = ? WHERE id = ?").run(now, owner, now, runId);
   }
 
-  /** Keep the scorer's environment check with the run (`RunRecord.preflight`; issue #13 item 10). */
+  /** Keep the scorer's environment check with the run (`RunRecord.preflight`). */
   setPreflight(runId: string, preflight: Record<string, Json>): void {
     this.flush();
     this.db.prepare('UPDATE runs SET preflight = ? WHERE id = ?').run(JSON.stringify(preflight), runId);
@@ -433,7 +173,7 @@ export class RunStore implements WriteQueue {
     }
   }
 
-  /** The newest unfinished (`running` or `failed`) run with this configuration hash, if any (resume, issue #5). */
+  /** The newest unfinished (`running` or `failed`) run with this configuration hash, if any (resume). */
   findUnfinished(configHash: string): RunRecord | undefined {
     this.sync();
     const row = this.db
@@ -462,7 +202,7 @@ export class RunStore implements WriteQueue {
 
   /**
    * The samples a run has recorded, by index: their id, content hash (null for rows written before hashes were kept)
-   * and state. A resume checks each streamed sample against this (issue #13 item 6).
+   * and state. A resume checks each streamed sample against this.
    */
   recordedSamples(runId: string): Map<number, { sampleId: string; hash: string | null; errored: boolean }> {
     this.sync();
@@ -474,7 +214,7 @@ export class RunStore implements WriteQueue {
   }
 
   /**
-   * Record a sample whose model calls failed after every retry (issue #5 item 3): state `errored` with the reason, no
+   * Record a sample whose model calls failed after every retry: state `errored` with the reason, no
    * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier row of the same index.
    */
   saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string, sampleHash?: string): void {
@@ -656,55 +396,8 @@ export class RunStore implements WriteQueue {
     for (const row of this.db.prepare("SELECT * FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
       const idx = row.idx as number;
       const calls = callsQ.all(runId, idx) as Record<string, unknown>[];
-      const selections: SelectionRecord[] = (selectionsQ.all(runId, idx) as Record<string, unknown>[]).map((s) => ({
-        iteration: s.iteration as number,
-        level: s.level as number | null,
-        valid: s.valid === 1,
-        ...(s.raw !== null ? { raw: s.raw as string } : {}),
-        ...(s.solved !== null ? { solved: s.solved === 1 } : {}),
-        ...(s.model !== null
-          ? {
-              call: {
-                seq: 0,
-                purpose: 'selector' as const,
-                model: s.model as string,
-                messages: JSON.parse(s.messages as string),
-                output: s.output as string,
-                usage: { promptTokens: s.prompt_tokens as number, completionTokens: s.completion_tokens as number },
-                latencyMs: s.latency_ms as number,
-                finishReason: s.finish_reason as string,
-                ...(s.cached === 1 ? { cached: true } : {}),
-              },
-            }
-          : {}),
-      }));
-      const attempts: AttemptRecord[] = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => {
-        const own: CallRecord[] = calls
-          .filter((c) => c.attempt === a.attempt)
-          .map((c) => ({
-            seq: c.seq as number,
-            purpose: c.purpose as 'graded',
-            model: c.model as string,
-            messages: JSON.parse(c.messages as string),
-            output: c.output as string,
-            usage: { promptTokens: c.prompt_tokens as number, completionTokens: c.completion_tokens as number },
-            latencyMs: c.latency_ms as number,
-            finishReason: c.finish_reason as string,
-            ...(c.mean_token_prob !== null || c.purpose === 'knowledge' ? { meanTokenProb: c.mean_token_prob as number | null } : {}),
-            ...(c.cached === 1 ? { cached: true } : {}),
-          }));
-        return {
-          level: a.level as number,
-          strategy: a.strategy as string,
-          solved: a.solved === 1,
-          score: a.score as number,
-          extracted: JSON.parse(a.extracted as string) as Json,
-          graded: loadedGraded(a.graded as string, own),
-          ...(a.notes ? { notes: JSON.parse(a.notes as string) } : {}),
-          ...(a.iteration !== null && a.iteration !== undefined ? { iteration: a.iteration as number } : {}),
-          calls: own,
-        };
-      });
+      const selections = (selectionsQ.all(runId, idx) as Record<string, unknown>[]).map(selectionFromRow);
+      const attempts = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => attemptFromRow(a, calls));
       yield {
         sampleId: row.sample_id as string,
         index: idx,
@@ -754,6 +447,36 @@ export class RunStore implements WriteQueue {
     return out;
   }
 
+  /** A run's done samples in input order, as reports read them (`sampleUnitRows`). */
+  sampleUnitRows(runId: string): SampleUnitRow[] {
+    this.sync();
+    return sampleUnitRows(this.db, runId);
+  }
+
+  /** Size and use of the model-call cache (`cacheStats`). */
+  cacheStats(): CacheStats {
+    this.sync();
+    return new CallCache(this.db).stats();
+  }
+
+  /** Delete every cached model response, or only those of model id `model`; returns the number deleted. */
+  clearCache(model?: string): number {
+    this.flush();
+    return new CallCache(this.db).clear(model);
+  }
+
+  /** Save `calibration` as its dataset's HPI_Dataset (`saveCalibration`, hpt.md §2.4). */
+  saveCalibration(calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+    this.flush();
+    return saveCalibration(this.db, calibration);
+  }
+
+  /** The HPI_Dataset saved for `datasetId`, or undefined (`savedHpiDataset`). */
+  savedHpiDataset(datasetId: string): SavedCalibration | undefined {
+    this.sync();
+    return savedHpiDataset(this.db, datasetId);
+  }
+
   /**
    * Commit the queued writes and close the database. A broken store (see `flush`) is closed without throwing again:
    * its error was already raised to the writer.
@@ -762,108 +485,16 @@ export class RunStore implements WriteQueue {
     try {
       this.sync();
     } finally {
-      if (this.timer) clearTimeout(this.timer);
-      process.off('exit', this.flushOnExit);
+      this.writer.dispose();
       this.db.close();
       if (this.snapshot) rmSync(dirname(this.snapshot), { recursive: true, force: true });
     }
   }
 }
 
-/**
- * Open `path` read-only. SQLite cannot open a WAL database read-only in a directory it cannot write unless the `-shm`
- * file exists (a read-only mount, a store copied without it): then the file (with its `-wal`, if any) is copied to a
- * private temporary directory and the copy is opened, a snapshot of the store at that moment; `onSnapshot` receives
- * the copy's path so the caller removes it.
- * @throws the SQLite error when the file cannot be read at all.
- */
-function openReadOnly(path: string, onSnapshot: (copy: string) => void): Database.Database {
-  try {
-    const db = new Database(path, { readonly: true, fileMustExist: true });
-    try {
-      // opening is lazy: the first read is what fails without a -shm file
-      db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
-    } catch (e) {
-      db.close();
-      throw e;
-    }
-    return db;
-  } catch (e) {
-    if (!existsSync(path) || (e as { code?: string }).code !== 'SQLITE_CANTOPEN') throw e;
-    const copyDir = mkdtempSync(join(tmpdir(), 'hpt-store-ro-'));
-    const copy = join(copyDir, basename(path));
-    copyFileSync(path, copy);
-    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
-    onSnapshot(copy);
-    return new Database(copy, { readonly: true, fileMustExist: true });
-  }
-}
 
-/** Whether an SQLite error says the database (or its directory) cannot be written. */
-function isReadOnlyError(e: unknown): boolean {
-  const code = (e as { code?: string }).code ?? '';
-  return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || /read-?only/i.test((e as Error).message ?? '');
-}
 
-/**
- * The user message of an attempt's last graded call: what `graded.promptText` is for every built-in strategy
- * (`assemblePrompt` returns it as both).
- */
-function gradedCallPrompt(calls: CallRecord[]): string | undefined {
-  for (let i = calls.length - 1; i >= 0; i--) {
-    const c = calls[i]!;
-    if (c.purpose !== 'graded') continue;
-    for (let k = c.messages.length - 1; k >= 0; k--) if (c.messages[k]!.role === 'user') return c.messages[k]!.content;
-    return undefined;
-  }
-  return undefined;
-}
 
-/**
- * The attempt's graded output as stored: without `promptText` when it is the graded call's user message, which the
- * calls table holds already (this copy was about a third of a store's bytes). Any other `promptText` is stored as is.
- */
-function storedGraded(a: AttemptRecord): string {
-  const { promptText, ...rest } = a.graded;
-  return promptText === gradedCallPrompt(a.calls) ? JSON.stringify(rest) : JSON.stringify(a.graded);
-}
 
-/** The inverse of `storedGraded` (rows written before it carry `promptText` and are returned unchanged). */
-function loadedGraded(json: string, calls: CallRecord[]): GradedOutput {
-  const g = JSON.parse(json) as Partial<GradedOutput>;
-  if (Object.hasOwn(g, 'promptText')) return g as GradedOutput;
-  const promptText = gradedCallPrompt(calls);
-  return (promptText === undefined ? g : { promptText, ...g }) as GradedOutput;
-}
 
-/**
- * `text` as well-formed UTF-16 without NUL: lone surrogates become U+FFFD (SQLite would store them as invalid UTF-8)
- * and U+0000 becomes U+FFFD (C tools reading the store stop at a NUL). Applied to the raw text columns (completions,
- * selector replies, errors, sample ids); JSON columns escape both already (issue #13 item 11).
- */
-export function wellFormed(text: string): string {
-  return SUSPECT.test(text) ? text.replace(ILL_FORMED, '\uFFFD') : text;
-}
 
-/** Any surrogate or NUL (cheap pre-test); `ILL_FORMED` matches the lone surrogates and NULs themselves. */
-const SUSPECT = /[\0\uD800-\uDFFF]/;
-const ILL_FORMED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-function toRun(row: Record<string, unknown>): RunRecord {
-  return {
-    id: row.id as string,
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
-    status: row.status as RunStatus,
-    dataset: row.dataset as string,
-    model: row.model as string,
-    mode: row.mode as string,
-    config: JSON.parse(row.config as string) as Record<string, Json>,
-    summary: row.summary ? (JSON.parse(row.summary as string) as Record<string, Json>) : null,
-    error: (row.error as string | null) ?? null,
-    configHash: (row.config_hash as string | null) ?? null,
-    owner: (row.owner as string | null) ?? null,
-    heartbeatAt: (row.heartbeat_at as string | null) ?? null,
-    preflight: typeof row.preflight === 'string' ? (JSON.parse(row.preflight) as Record<string, Json>) : null,
-  };
-}

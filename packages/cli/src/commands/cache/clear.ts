@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
-import { CallCache, RunStore } from '@hpt-bench/core';
+import { RunStore } from '@hpt-bench/core';
 import { HptCommand } from '../../base.js';
 
 /** `hpt-bench cache clear`: delete cached model responses (all, or one model's). Runs and results are kept. */
@@ -18,7 +18,7 @@ export default class CacheClear extends HptCommand {
     if (existsSync(flags.store)) {
       const store = new RunStore(flags.store);
       try {
-        deleted = new CallCache(store.db).clear(flags.model);
+        deleted = store.clearCache(flags.model);
       } finally {
         store.close();
       }

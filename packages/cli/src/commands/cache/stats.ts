@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
-import { CallCache, RunStore } from '@hpt-bench/core';
+import { RunStore } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../../base.js';
 
-/** `hpt-bench cache stats`: size and use of the model-call cache (issue #5 item 1). */
+/** `hpt-bench cache stats`: size and use of the model-call cache. */
 export default class CacheStats extends HptCommand {
   static override summary = 'Show the model-call cache: entries, size and hits, per model.';
   static override examples = ['<%= config.bin %> cache stats', '<%= config.bin %> cache stats --store results.db --json'];
@@ -17,7 +17,7 @@ export default class CacheStats extends HptCommand {
     if (existsSync(flags.store)) {
       const store = new RunStore(flags.store, { readonly: true });
       try {
-        stats = new CallCache(store.db).stats();
+        stats = store.cacheStats();
       } finally {
         store.close();
       }

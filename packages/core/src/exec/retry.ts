@@ -1,11 +1,11 @@
 /**
- * Retry timing for failed model calls (issue #5 item 3): exponential backoff with full jitter, and the server's
+ * Retry timing for failed model calls: exponential backoff with full jitter, and the server's
  * `retry-after-ms` / `retry-after` hints.
  */
 import type { ModelCallError } from '@hpt-bench/sdk';
 
 /**
- * How a `ModelClient` retries a retryable `ModelCallError` (429, 5xx, timeout, dropped connection; issue #5 item 3).
+ * How a `ModelClient` retries a retryable `ModelCallError` (429, 5xx, timeout, dropped connection).
  * - `maxRetries`: retries after the first attempt (0 = never retry; so at most `maxRetries + 1` requests per call);
  * - `baseDelayMs`: backoff scale in milliseconds: retry n (0-based) waits up to `baseDelayMs * 2^n`;
  * - `maxDelayMs`: cap of the exponential backoff in milliseconds;
@@ -19,14 +19,14 @@ export interface RetryPolicy {
   maxRetryAfterMs?: number;
 }
 
-/** Default cap of a server's retry-after hint, in milliseconds (issue #5 item 3). */
+/** Default cap of a server's retry-after hint, in milliseconds. */
 export const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
 
-/** The default retry policy: 5 retries, 500 ms base, 30 s backoff cap, retry-after hints honoured up to 60 s (issue #5 item 3). */
+/** The default retry policy: 5 retries, 500 ms base, 30 s backoff cap, retry-after hints honoured up to 60 s. */
 export const DEFAULT_RETRY: Readonly<RetryPolicy> = Object.freeze({ maxRetries: 5, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS });
 
 /**
- * Milliseconds to wait before retry number `attempt` (0-based: 0 = the first retry) after `error` (issue #5 item 3).
+ * Milliseconds to wait before retry number `attempt` (0-based: 0 = the first retry) after `error`.
  * - When the server sent a hint (`error.retryAfterMs`), that value exactly, capped at
  *   `max(policy.maxDelayMs, policy.maxRetryAfterMs ?? 60 000)` (no jitter: the server named the time).
  * - Otherwise "full jitter" exponential backoff: `random() * min(maxDelayMs, baseDelayMs * 2^attempt)`, i.e. uniform in

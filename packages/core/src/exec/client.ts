@@ -1,9 +1,10 @@
 /**
  * The model client every strategy call goes through (DESIGN.md "Data flow": cache -> rate limit -> retry -> Model
- * plugin; issue #5 items 1, 3, 4).
+ * plugin).
  */
 import { isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
-import { cacheable, cacheKey, isStochastic, type CallCache } from '../store/cache.js';
+import type { CallCache } from '../store/cache.js';
+import { cacheable, cacheKey, isStochastic } from './cache-key.js';
 import type { EndpointLimiters } from './limiter.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 
@@ -16,7 +17,7 @@ export interface RetryInfo {
 }
 
 /**
- * Options of a `ModelClient` (issue #5):
+ * Options of a `ModelClient`:
  * - `cache`: the model-call cache; absent = no caching (`--no-cache`);
  * - `limiters`: per-endpoint adaptive concurrency (share one `EndpointLimiters` between all clients of a run);
  * - `retry`: the retry policy (`--max-retries`);
@@ -24,7 +25,7 @@ export interface RetryInfo {
  * - `sleep`: waits `ms` milliseconds (default a timer; inject a fake in tests);
  * - `onRetry`: called before each backoff wait (for logs / progress);
  * - `maxResponseBytes`: a completion longer than this many UTF-8 bytes fails the call (non-retryable `client`
- *   ModelCallError, so its sample is recorded as errored) instead of reaching the store (issue #13 item 9). The
+ *   ModelCallError, so its sample is recorded as errored) instead of reaching the store. The
  *   OpenAI-compatible plugin also stops reading a larger HTTP body; this check covers every model plugin.
  */
 export interface ModelClientOptions {
@@ -44,7 +45,7 @@ export interface ModelClientOptions {
  *   flight (no request); `retries`: backoff waits; `failures`: calls that ended in an error;
  * - `errors`: failed requests by `ModelCallError` kind, `other` for any other error (e.g. `E_AUTH`);
  * - `cacheWriteErrors`: responses that could not be queued for the cache; the store then failed, and the call throws
- *   the store's `E_STORE` error (issue #13 item 1: a run must not go on when its results cannot be kept).
+ *   the store's `E_STORE` error (a run must not go on when its results cannot be kept).
  */
 export interface ModelClientStats {
   calls: number;
@@ -63,8 +64,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * A `Model` wrapping another with the call cache, the endpoint's adaptive concurrency limit and retries (issue #5 items
- * 1, 3, 4). `id` and `endpoint` are the inner model's.
+ * A `Model` wrapping another with the call cache, the endpoint's adaptive concurrency limit and retries.
+ * `id` and `endpoint` are the inner model's.
  *
  * `generate(request)`:
  * 1. cache (when enabled): a hit returns the stored response with `cached: true, latencyMs: 0` — no request, no slot;

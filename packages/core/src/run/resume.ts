@@ -1,81 +1,18 @@
 /**
- * Which run an invocation writes to, and which samples it may skip (issue #5 item 2; issue #13 items 6 and 8):
- * the configuration's identity (with the data's content, not its path), the owner of a running run, and the check
- * that a resumed run sees the same samples at the same positions.
+ * Resume planning: which run an invocation writes to and which samples it may skip — by the configuration's identity
+ * (`configHash`, with the data's content, not its path), the owner of a running run (one owner at a time, across
+ * processes), and the check that a resumed run sees the same samples at the same positions.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { HptError, type Json, type Sample } from '@hpt-bench/sdk';
-import type { RunRecord, RunStore } from '../store/store.js';
-import type { RunConfig, RunPlan } from './run.js';
-import { credentialFreeUrl } from './secrets.js';
-
-/** Configuration fields that do not change results, left out of the resume hash. */
-const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'maxRetries', 'prices', 'unsafeSandbox']);
-
-/**
- * The identity of a run's configuration (sha256 hex over the result-relevant fields: dataset, data, split, limit,
- * models, model endpoint, ladder, compat, seed, generation settings, filters, samples, scorer options, HPI_Dataset);
- * runs with the same hash may continue each other. Concurrency, cache, retries, timeouts, prices and
- * `--unsafe-sandbox` do not count. When `config.dataHash` is set (the content of `--data`, see `dataFingerprint`), it
- * stands for the data instead of the file's path: the same content under another path is the same run, and a file
- * changed in place is another run (issue #13 item 6).
- */
-export function configHash(config: RunConfig): string {
-  const c: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(config)) if (!NOT_IN_HASH.has(k) && v !== undefined) c[k] = v;
-  if (config.dataHash) delete c.data;
-  const baseUrl = config.modelOptions.baseUrl;
-  c.modelOptions = { baseUrl: typeof baseUrl === 'string' ? credentialFreeUrl(baseUrl) : null };
-  if (config.selectorBaseUrl) c.selectorBaseUrl = credentialFreeUrl(config.selectorBaseUrl);
-  return createHash('sha256').update(canonicalJson(c)).digest('hex');
-}
-
-/** JSON with object keys sorted, so equal values hash equally. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(v ?? null);
-}
-
-/**
- * The content hash of a data source (`--data`): `sha256:<hex>` over the file's bytes, or for a directory over each
- * regular file below it (sorted relative paths, each path and its bytes). Streams, so a large file costs read time
- * only (about 1 s per GB). Undefined when `path` does not exist (the dataset then reports the missing file).
- */
-export async function dataFingerprint(path: string): Promise<string | undefined> {
-  let isDir: boolean;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    return undefined;
-  }
-  const hash = createHash('sha256');
-  const files = isDir ? listFiles(path).map((rel) => ({ rel, full: join(path, rel) })) : [{ rel: '', full: path }];
-  for (const f of files) {
-    if (isDir) hash.update(`${f.rel}\0`);
-    for await (const chunk of createReadStream(f.full)) hash.update(chunk as Buffer);
-    if (isDir) hash.update('\0');
-  }
-  return `sha256:${hash.digest('hex')}`;
-}
-
-/** Regular files below `dir`, as sorted relative paths (symbolic links are not followed). */
-function listFiles(dir: string, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory()) out.push(...listFiles(dir, rel));
-    else if (e.isFile()) out.push(rel);
-  }
-  return out.sort();
-}
+import { type RunRecord, RunStore } from '../store/store.js';
+import { canonicalJson, configHash, fromStoredConfig, type RunConfig, type RunPlan } from './config.js';
 
 /**
  * A sample's content hash (hex, 32 characters of sha256 over its id, input, target and replicate): what a resumed
- * run compares with the row stored at the same position (issue #13 item 6).
+ * run compares with the row stored at the same position.
  */
 export function sampleHash(sample: Pick<Sample, 'id' | 'input' | 'target' | 'meta'>): string {
   const replicate = (sample.meta as Record<string, Json> | undefined)?.replicate ?? null;
@@ -181,7 +118,7 @@ export function openRun(
 /**
  * Check that a sample streamed at a position a continued run has recorded is the sample recorded there (same id, and
  * the same content when the row has a hash). Otherwise the data changed under the run: mixing would count some
- * samples twice and others never (issue #13 item 6).
+ * samples twice and others never.
  * @throws HptError `E_DATA_CHANGED` naming the position, both ids and the way out (`--new`).
  */
 export function checkResumedSample(runId: string, sample: Pick<Sample, 'id' | 'index'>, hash: string, recorded: RecordedSample | undefined): void {
@@ -190,4 +127,21 @@ export function checkResumedSample(runId: string, sample: Pick<Sample, 'id' | 'i
   if (sameId && (recorded.hash === null || recorded.hash === hash)) return;
   const what = sameId ? `sample ${sample.id} has other content than when it was recorded` : `position ${sample.index} holds sample ${JSON.stringify(sample.id)} but run ${runId} recorded ${JSON.stringify(recorded.sampleId)} there`;
   throw new HptError('E_DATA_CHANGED', `the data changed since run ${runId} started: ${what}. Its recorded samples cannot be mixed with these; start a new run with --new (or restore the data)`);
+}
+
+/**
+ * The stored configuration of run `runId` in the store at `storePath` (for `--resume`), read without keeping the store
+ * open. A configuration stored before `replicates` was renamed reads the same (`fromStoredConfig`).
+ * @throws HptError `E_CONFIG` when the store or the run does not exist.
+ */
+export function storedRunConfig(storePath: string, runId: string): RunConfig {
+  if (!existsSync(storePath)) throw new HptError('E_CONFIG', `no store at ${storePath} (give --store), so there is no run ${runId} to resume`);
+  const store = new RunStore(storePath);
+  try {
+    const run = store.getRun(runId);
+    if (!run) throw new HptError('E_CONFIG', `no run ${runId} in ${storePath}; see \`hpt-bench runs --store ${storePath}\``);
+    return fromStoredConfig(run.config);
+  } finally {
+    store.close();
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Adaptive concurrency of model calls (issue #5 item 4): one AIMD limiter per endpoint, `--concurrency` the ceiling.
+ * Adaptive concurrency of model calls: one AIMD limiter per endpoint, `--concurrency` the ceiling.
  */
 
 /** How a call that held a slot ended: `ok` grows the limit, `rate-limited` (HTTP 429) shrinks it, `error` leaves it. */
@@ -12,7 +12,7 @@ export type LimiterOutcome = 'ok' | 'rate-limited' | 'error';
 export type ReleaseSlot = (outcome: LimiterOutcome) => void;
 
 /**
- * Tuning of an `AimdLimiter` (issue #5 item 4):
+ * Tuning of an `AimdLimiter`:
  * - `min`: floor of the limit (default 1; at least 1);
  * - `decrease`: multiplicative factor applied on a 429 (default 0.5; in (0, 1));
  * - `increase`: additive growth per "limit's worth" of successes (default 1): each `ok` adds `increase / limit`, so the
@@ -25,7 +25,7 @@ export interface AimdOptions {
 }
 
 /**
- * Additive-increase / multiplicative-decrease concurrency limit for one endpoint (issue #5 item 4; TCP-style congestion
+ * Additive-increase / multiplicative-decrease concurrency limit for one endpoint (TCP-style congestion
  * control applied to in-flight requests).
  *
  * Usage: `const release = await limiter.acquire(); try { ... } finally { release(outcome) }` — `acquire` resolves when a
@@ -119,7 +119,7 @@ export class AimdLimiter {
 export const LOCAL_ENDPOINT = 'local';
 
 /**
- * One `AimdLimiter` per endpoint (issue #5 item 4), so a knowledge or selector model on another endpoint does not share
+ * One `AimdLimiter` per endpoint, so a knowledge or selector model on another endpoint does not share
  * the evaluated model's budget, and a 429 from one endpoint does not slow another. Models without an endpoint share one
  * `local` limiter. Every limiter has the same ceiling and options.
  */

@@ -1,5 +1,5 @@
 /**
- * The outage breaker of a run (issue #5 item 3, issue #13 item 7): when the samples that finish one after another all
+ * The outage breaker of a run and of the judge: when the samples (judge: ratings) that finish one after another all
  * error (their calls failed after every retry), the endpoint is taken to be down and the run stops instead of
  * recording the rest of the dataset as errored.
  */

@@ -1,0 +1,194 @@
+/**
+ * Execution of a prepared run: the sample loop. Takes the run to write to (`openRun`), streams the samples through the
+ * engine under bounded concurrency, stores each result, stops on an outage (`OutageBreaker`), and ends with the
+ * summary (`summarize`) or the run marked failed.
+ */
+import { randomBytes } from 'node:crypto';
+import { HptError, isHptError, isModelCallError, type Json, type Logger, type Sample } from '@hpt-bench/sdk';
+import { OutageBreaker } from '../exec/breaker.js';
+import { forEachConcurrent } from '../exec/pool.js';
+import type { SampleResult } from '../ladder/engine.js';
+import { withGenericInput } from '../prompt/pack.js';
+import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
+import { createEngine, type PreparedRun } from './resolve.js';
+import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
+import { redact } from './secrets.js';
+import type { RunSession } from './session.js';
+import { summarize, type RunSummary } from './summary.js';
+
+/** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
+export interface RunProgress {
+  done: number;
+  total?: number;
+  solved: number;
+  hpiSum: number;
+}
+
+/** Hooks of a running evaluation. */
+export interface RunHooks {
+  logger: Logger;
+  onProgress?(p: RunProgress): void;
+  /** Called with each finished sample, after it is stored. */
+  onSample?(r: SampleResult): void;
+  /** Strings to remove from any error text stored or shown (secrets such as an API key; see `urlSecrets` for a base URL's). */
+  redact?: string[];
+  /** Called once the run id is known (a new run, or the resumed one), before any sample. */
+  onRun?(runId: string): void;
+}
+
+/** A fresh run id: UTC timestamp plus random suffix, sortable by creation time. */
+export function newRunId(): string {
+  const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
+  return `${t}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The reason a run whose samples all errored or that left errored samples did not complete. */
+function incompleteReason(runId: string, errored: number, total: number, firstError: string | undefined): string {
+  return `${errored} of ${total} samples errored (${firstError ?? 'see erroredSamples'}); run ${runId} is not complete: re-run the same command to retry them`;
+}
+
+/**
+ * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: pick and take
+ * the run to write to (`openRun`: resume by configuration and data content, one owner at a time), build the engine
+ * with the session's model clients (cache, retries with backoff, AIMD concurrency per endpoint), check the scorer's
+ * environment (`Scorer.preflight`), stream samples (up to `limit`, each `replicates` times) under bounded concurrency
+ * through the ladder (or the selector loop), store each finished sample atomically, then compute the summary from the
+ * store.
+ *
+ * Outcomes:
+ * - every sample scored: the run is `completed` and its summary returned with `complete: true`;
+ * - some samples errored (their calls failed after every retry): the summary is returned with `complete: false` and
+ *   the run is marked `failed` with the reason; re-running the same command continues it and redoes only those;
+ * - the endpoint looks down (`OutageBreaker`: the first 3 samples, or `max(8, concurrency)` samples in a row after a
+ *   success, all errored), no sample could be scored, a store write failed, the data changed under a resumed run, or
+ *   any other error: the run is marked `failed` (best effort on a broken store) and the error is thrown — nothing is
+ *   reported as a result, and the samples stored are kept for the resume.
+ */
+export async function executeRun(prepared: PreparedRun, session: RunSession, hooks: RunHooks, runId = newRunId(), plan: RunPlan = {}): Promise<RunSummary> {
+  const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;
+  const config: RunConfig = { ...prepared.config, ...(dataHash ? { dataHash } : {}) };
+  const storedConfig = toStoredConfig(config, prepared.ladderIds);
+  const store = session.store;
+  const owner = currentOwner();
+  const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig });
+  runId = opened.runId;
+  if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
+  hooks.onRun?.(runId);
+  const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
+  heartbeat.unref();
+  const engine = createEngine(prepared, (m) => session.client(m));
+  let skipped = 0;
+  const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
+  const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0 };
+  const breaker = new OutageBreaker(config.concurrency);
+  try {
+    const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
+    if (preflight) store.setPreflight(runId, preflight);
+    const loaded = prepared.dataset.load({
+      data: config.data,
+      split: config.split,
+      onInvalid: config.onInvalid,
+      cacheDir: config.cacheDir,
+      warn: (m) => {
+        skipped++;
+        hooks.logger.warn(m);
+      },
+      seed: config.seed,
+      compat: config.compat,
+      filters: config.filters ?? {},
+    });
+    const all = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config));
+    const samples = filterStream(all, (s) => {
+      if (!opened.recorded.size) return true;
+      checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
+      return !opened.skip.has(s.index);
+    });
+    await forEachConcurrent(samples, config.concurrency, async (sample) => {
+      const hash = sampleHash(sample);
+      let result: SampleResult;
+      try {
+        result = await engine.climb(sample);
+      } catch (e) {
+        if (!isModelCallError(e)) throw e;
+        const message = redact(e.message, hooks.redact);
+        store.saveErrored(runId, sample, message, hash);
+        if (breaker.failure(sample.index)) {
+          if (!breaker.anySuccess) throw e;
+          throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); the endpoint looks down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
+        }
+        // before any success the error may be an outage that ends the run: it is reported once, as the run's error
+        if (breaker.anySuccess) hooks.logger.warn(`sample ${sample.id} errored: ${message}`);
+        return;
+      }
+      store.saveSample(runId, result, hash);
+      breaker.success();
+      progress.done++;
+      progress.hpiSum += result.hpi;
+      if (result.solved) progress.solved++;
+      hooks.onSample?.(result);
+      hooks.onProgress?.(progress);
+    });
+    const agg = store.aggregate(runId);
+    if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+    const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
+    if (agg.samples === 0) {
+      throw new HptError('E_NO_RESULTS', `no sample could be scored: ${incompleteReason(runId, agg.errored, agg.errored, erroredSamples[0]?.error)}`, { exitCode: 1 });
+    }
+    const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight }, store);
+    if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
+    else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
+    return summary;
+  } catch (e) {
+    // samples that errored only because the endpoint was down from the start are not kept as errored
+    if (breaker.beforeSuccess.length && !breaker.anySuccess && !store.failure) {
+      try {
+        store.deleteErrored(runId, breaker.beforeSuccess);
+      } catch {
+        // a broken store: they are redone by the resume anyway
+      }
+    }
+    const message = redact(isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`, hooks.redact);
+    store.failRun(runId, message);
+    throw e;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Keep the items of a stream that pass `keep`. */
+async function* filterStream<T>(items: AsyncIterable<T>, keep: (x: T) => boolean): AsyncGenerator<T> {
+  for await (const x of items) if (keep(x)) yield x;
+}
+
+/**
+ * Yield each sample `n` times (replicates r = 0..n-1) with `index` = input index * n + r (unique, input order) and
+ * `meta.replicate` = r; n = 1 yields the samples unchanged.
+ */
+async function* replicate(items: AsyncIterable<Sample>, n: number): AsyncGenerator<Sample> {
+  if (n <= 1) {
+    yield* items;
+    return;
+  }
+  for await (const s of items) {
+    for (let r = 0; r < n; r++) yield { ...s, index: s.index * n + r, meta: { ...(s.meta ?? {}), replicate: r } };
+  }
+}
+
+/** Apply `f` to each item of a stream. */
+async function* mapStream<T, U>(items: AsyncIterable<T>, f: (x: T) => U): AsyncGenerator<U> {
+  for await (const x of items) yield f(x);
+}
+
+/** Yield at most `limit` items of `items` (all when undefined). */
+async function* limitStream<T>(items: AsyncIterable<T>, limit: number | undefined): AsyncGenerator<T> {
+  if (limit === undefined) {
+    yield* items;
+    return;
+  }
+  let n = 0;
+  if (n >= limit) return;
+  for await (const x of items) {
+    yield x;
+    if (++n >= limit) return;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Resolution of a run: the registry's datasets (with their prompt packs), ladders and strategies, models, scorers and
+ * selectors for a configuration. Everything that can fail before a model is called fails here, with a clear error.
+ * Nothing here calls a model, opens the store or wraps a model in a client: the engine is built by `createEngine`
+ * with the clients of a `RunSession`.
+ */
+import type { DependencyContainer } from 'tsyringe';
+import { type Contribution, type Dataset, type DatasetDecl, HptError, type Json, type LadderDecl, type Model, type PromptPack, readJsonText, type Scorer, type Selector, type Strategy, type StrategyDecl, Tokens } from '@hpt-bench/sdk';
+import { DeclarativeDataset } from '../data/declarative.js';
+import { LadderEngine, type LadderLevel } from '../ladder/engine.js';
+import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
+import { SingleCallStrategy } from '../ladder/single-call.js';
+import { checkFilters } from '../plugins/filters.js';
+import { instantiate } from '../plugins/host.js';
+import type { Registry } from '../plugins/registry.js';
+import { datasetPack } from '../prompt/pack.js';
+import { checkRunConfig, type RunConfig } from './config.js';
+
+/** Everything resolved for a run, before any sample is read. */
+export interface PreparedRun {
+  config: RunConfig;
+  datasetId: string;
+  dataset: Dataset;
+  datasetDecl: DatasetDecl;
+  ladderIds: string[];
+  /** the ladder's levels, level 1 first */
+  levels: LadderLevel[];
+  /** the dataset's prompt pack (the generic pack when it names none) */
+  pack: PromptPack;
+  /** the models as resolved (not wrapped in a client: `createEngine` routes the calls through the session's clients) */
+  model: Model;
+  knowledgeModel: Model;
+  scorer: Scorer;
+  scorerOptions: Record<string, Json>;
+  /** the HPI_Dataset in force (the override, else the dataset's constant) */
+  hpiDataset: number;
+  /** true when the dataset names no prompt pack and the generic pack is used (samples get its input defaults) */
+  genericPack: boolean;
+  /** adaptive mode: the selector, its canonical spec (`llm:openai:llama3`) and its model when it asks one */
+  selector?: { selector: Selector; spec: string; model?: Model };
+}
+
+/** Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance. */
+export async function resolveModel(registry: Registry, container: DependencyContainer, id: string, options: Record<string, Json>): Promise<Model> {
+  const colon = id.indexOf(':');
+  const kind = colon < 0 ? id : id.slice(0, colon);
+  const name = colon < 0 ? '' : id.slice(colon + 1);
+  const c = registry.get('models', kind);
+  const schema = (c.decl as { options?: { properties?: Record<string, unknown> } }).options;
+  // Pass only the options this model declares (flags like --base-url mean nothing to a baseline).
+  const own = Object.fromEntries(Object.entries(options).filter(([k]) => schema?.properties && k in schema.properties));
+  return instantiate<Model>(container, c, own, (child) => child.register(Tokens.ModelName, { useValue: name }));
+}
+
+/** Read a ladder: a contributed id, or a JSON file holding `{ "id", "levels" }`. */
+export function resolveLadder(registry: Registry, ladder: string): LadderDecl {
+  if (ladder.endsWith('.json')) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readJsonText(ladder));
+    } catch (e) {
+      throw new HptError('E_CONFIG', `cannot read ladder file ${ladder}: ${(e as Error).message}`);
+    }
+    const l = raw as Partial<LadderDecl>;
+    if (!Array.isArray(l.levels) || l.levels.length === 0 || !l.levels.every((x) => typeof x === 'string')) {
+      throw new HptError('E_CONFIG', `ladder file ${ladder} must hold {"id": "...", "levels": ["strategy-id", ...]}`);
+    }
+    return { id: typeof l.id === 'string' ? l.id : ladder, levels: l.levels };
+  }
+  return registry.get('ladders', ladder).decl;
+}
+
+/**
+ * Resolve dataset, prompt pack, scorer, ladder strategies and models for `config` (everything that can fail before a
+ * model is called fails here, with a clear error).
+ */
+export async function prepareRun(config: RunConfig, registry: Registry, container: DependencyContainer): Promise<PreparedRun> {
+  const dc = registry.get('datasets', config.dataset);
+  const decl = dc.decl;
+  checkFilters(dc.id, decl, config.filters);
+  checkRunConfig(config);
+  const hpiDataset = config.hpiDataset ?? decl.hpiDataset;
+  const { dataset, pack, genericPack } = await datasetSource(container, dc);
+  const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
+  const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}), ...(config.unsafeSandbox ? { unsafeSandbox: true } : {}) };
+  const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id));
+  scorer.prepare?.({ compat: config.compat, options: scorerOptions });
+
+  const ladder = resolveLadder(registry, config.ladder);
+  const levels: LadderLevel[] = [];
+  for (const [i, sid] of ladder.levels.entries()) {
+    const sc = registry.get('strategies', sid);
+    const sdecl = sc.decl as StrategyDecl;
+    const strategy: Strategy = sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : await instantiate<Strategy>(container, sc);
+    levels.push({ level: i + 1, strategyId: sc.id, strategy });
+  }
+  const model = await resolveModel(registry, container, config.model, config.modelOptions);
+  const knowledgeModel = config.knowledgeModel && config.knowledgeModel !== config.model ? await resolveModel(registry, container, config.knowledgeModel, config.modelOptions) : model;
+  let selector: PreparedRun['selector'];
+  if (config.mode === 'adaptive') {
+    if (!config.selector) throw new HptError('E_CONFIG', 'adaptive mode needs a selector: --selector <model-id> (the paper\'s prompt-selector asking that model) or --selector fixed:<level>');
+    const { contribution, argument } = resolveSelectorSpec(registry, config.selector);
+    const instance = await instantiate<Selector>(container, contribution, {}, (child) => child.register(Tokens.SelectorArgument, { useValue: argument }));
+    let selectorModel: Model | undefined;
+    if (instance.needsModel) {
+      const options = config.selectorBaseUrl ? { ...config.modelOptions, baseUrl: config.selectorBaseUrl } : config.modelOptions;
+      selectorModel = argument === config.model && !config.selectorBaseUrl ? model : await resolveModel(registry, container, argument, options);
+    }
+    selector = { selector: instance, spec: `${contribution.id}${argument ? `:${argument}` : ''}`, ...(selectorModel ? { model: selectorModel } : {}) };
+    // the plain task text must exist before any call (fails here with a clear error otherwise)
+    taskTemplate({ pack, levels });
+  } else if (config.selector) {
+    throw new HptError('E_CONFIG', '--selector applies to --mode adaptive only');
+  }
+  if (config.prices) {
+    const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : [])])].filter((id) => !config.prices![id]);
+    if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
+  }
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}) };
+}
+
+
+/**
+ * The engine of a prepared run, its models routed through `client` (a `RunSession`'s clients: cache, limiter,
+ * retries): the manual ladder (hpt.md §2.1), or the adaptive HPF with the prepared selector (§2.3). The same model
+ * object gets the same client, so a knowledge or selector model equal to the evaluated model shares its client.
+ */
+export function createEngine(prepared: PreparedRun, client: (model: Model) => Model): LadderEngine {
+  const { config } = prepared;
+  const setup = {
+    levels: prepared.levels,
+    model: client(prepared.model),
+    knowledgeModel: client(prepared.knowledgeModel),
+    scorer: prepared.scorer,
+    scorerOptions: prepared.scorerOptions,
+    pack: prepared.pack,
+    hpiDataset: prepared.hpiDataset,
+    compat: config.compat,
+    generation: config.generation,
+    seed: config.seed,
+  };
+  if (!prepared.selector) return new LadderEngine(setup);
+  const selectorModel = prepared.selector.model;
+  return new AdaptiveEngine({ ...setup, selector: prepared.selector.selector, ...(selectorModel ? { selectorModel: client(selectorModel) } : {}) });
+}
+
+/**
+ * A dataset resolved for a command (`run`, `judge`, `calibrate --judge`): its canonical id, declaration, instance, and
+ * prompt pack — the generic pack when the dataset names none (`genericPack`; its samples then need `withGenericInput`).
+ */
+export interface DatasetSource {
+  datasetId: string;
+  decl: DatasetDecl;
+  dataset: Dataset;
+  pack: PromptPack;
+  genericPack: boolean;
+}
+
+/**
+ * Instantiate a dataset contribution (code, or declarative) and load its prompt pack, with the entries `packs`
+ * contributions of the container's registry add to it (`datasetPack`).
+ * @throws HptError `E_PLUGIN` for a dataset module that does not load, `E_PACK` for a bad pack or a clashing entry.
+ */
+export async function datasetSource(container: DependencyContainer, dc: Contribution<'datasets'>): Promise<DatasetSource> {
+  const decl = dc.decl;
+  const dataset: Dataset = decl.module ? await instantiate<Dataset>(container, dc) : new DeclarativeDataset(decl, dc.plugin.root);
+  // the dataset's pack plus the entries other plugins add to it (`packs` contributions)
+  const registry = container.isRegistered(Tokens.Registry, true) ? (container.resolve(Tokens.Registry) as Registry) : undefined;
+  const pack = datasetPack(dc, registry);
+  return { datasetId: dc.id, decl, dataset, pack, genericPack: !decl.promptPack };
+}
+
+/**
+ * `datasetSource` of dataset `id` (plain, qualified or alias).
+ * @throws HptError `E_UNKNOWN_ID` / `E_AMBIGUOUS_ID` for the id, and what `datasetSource` throws.
+ */
+export async function resolveDatasetSource(registry: Registry, container: DependencyContainer, id: string): Promise<DatasetSource> {
+  return datasetSource(container, registry.get('datasets', id));
+}
+
+/**
+ * Read a `--selector` value (hpt.md §2.3): `<selector id>[:<argument>]` when the part before the first colon names a
+ * selector contribution (`fixed:3`, `llm:openai:llama3`, a community selector), else the whole value is a model id for
+ * the `llm` selector (`openai:llama3`, `baseline:random`).
+ * @throws HptError `E_UNKNOWN_ID` when it names neither a selector nor a model kind (with suggestions).
+ */
+export function resolveSelectorSpec(registry: Registry, spec: string): { contribution: ReturnType<Registry['get']>; argument: string } {
+  const colon = spec.indexOf(':');
+  const head = colon < 0 ? spec : spec.slice(0, colon);
+  const argument = colon < 0 ? '' : spec.slice(colon + 1);
+  if (registry.has('selectors', head)) return { contribution: registry.get('selectors', head), argument };
+  if (!registry.has('models', head)) {
+    const known = [...new Set(registry.list('selectors').map((c) => c.id))].sort();
+    throw new HptError('E_UNKNOWN_ID', `unknown selector '${spec}': give a selector (${known.map((k) => `${k}:...`).join(', ')}) or a model id for the llm selector (e.g. openai:llama3)`);
+  }
+  return { contribution: registry.get('selectors', 'llm'), argument: spec };
+}

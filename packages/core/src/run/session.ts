@@ -1,0 +1,152 @@
+/**
+ * The run session: the one place that wires what a command needs around its plugins — the run's RNG and the store in
+ * the container (registered before any plugin is built), the store itself (opened on first use), the model-call
+ * cache, the endpoint limiters and retry policy shared by every model client, and the HPI_Dataset saved by
+ * `hpt-bench calibrate --save` (hpt.md §2.4). Used by `hpt-bench run`, `judge` and `calibrate`.
+ */
+import { existsSync } from 'node:fs';
+import type { DependencyContainer } from 'tsyringe';
+import { type Logger, type Model, Tokens } from '@hpt-bench/sdk';
+import { ModelClient } from '../exec/client.js';
+import { EndpointLimiters } from '../exec/limiter.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../exec/retry.js';
+import { CallCache } from '../store/cache.js';
+import type { SavedCalibration } from '../store/calibrations.js';
+import { RunStore } from '../store/store.js';
+import type { RunConfig } from './config.js';
+import { createRngFactory } from './rng.js';
+
+/**
+ * What a session is built from:
+ * - `storePath`: the SQLite store file (opened, and created, only when first used);
+ * - `container`: the command's run container; the session registers `Tokens.Rng` (seeded with `seed`) and
+ *   `Tokens.Store` (resolving opens the store) in it;
+ * - `seed`: the run seed (default 0);
+ * - `concurrency`: the ceiling of each endpoint's adaptive limit of calls in flight (≥ 1);
+ * - `cache`: answer repeated calls from the store's model-call cache (default true; `--no-cache`);
+ * - `maxRetries`: retries of a failed call (default `DEFAULT_RETRY.maxRetries`);
+ * - `maxResponseBytes`: largest completion a client accepts (default: no limit of the client's own);
+ * - `logger`: where the session says which saved HPI_Dataset it uses.
+ */
+export interface RunSessionOptions {
+  storePath: string;
+  container?: DependencyContainer;
+  seed?: number;
+  concurrency: number;
+  cache?: boolean;
+  maxRetries?: number;
+  maxResponseBytes?: number;
+  logger?: Logger;
+}
+
+/** The wiring of one command invocation (see the module comment); `close()` when done. */
+export class RunSession {
+  private opened: RunStore | undefined;
+  private callCache: CallCache | undefined;
+  private readonly clients = new Map<Model, Model>();
+  /** per-endpoint adaptive concurrency, shared by every client of the session */
+  readonly limiters: EndpointLimiters;
+  /** the retry policy of every client of the session */
+  readonly retry: RetryPolicy;
+
+  constructor(private readonly options: RunSessionOptions) {
+    this.limiters = new EndpointLimiters(options.concurrency);
+    this.retry = { ...DEFAULT_RETRY, ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}) };
+    if (options.container) this.register(options.container);
+  }
+
+  /**
+   * Register the session's services in a run container, before any plugin is built from it: `Tokens.Rng` (seeded with
+   * the session's seed) and `Tokens.Store` (resolving it opens the store).
+   */
+  register(container: DependencyContainer): void {
+    container.register(Tokens.Rng, { useValue: createRngFactory(this.options.seed ?? 0) });
+    container.register(Tokens.Store, { useFactory: () => this.store });
+  }
+
+  /** The session of `hpt-bench run` for `config` (its seed, concurrency, cache, retries and response limit). */
+  static forRun(storePath: string, config: RunConfig, container?: DependencyContainer, logger?: Logger): RunSession {
+    const maxResponseBytes = config.modelOptions.maxResponseBytes;
+    return new RunSession({
+      storePath,
+      ...(container ? { container } : {}),
+      seed: config.seed,
+      concurrency: config.concurrency,
+      cache: config.cache !== false,
+      ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
+      ...(typeof maxResponseBytes === 'number' ? { maxResponseBytes } : {}),
+      ...(logger ? { logger } : {}),
+    });
+  }
+
+  /** The store file's path. */
+  get storePath(): string {
+    return this.options.storePath;
+  }
+
+  /**
+   * The store, opened (and created with its directory) on first use.
+   * @throws HptError `E_STORE` when it cannot be opened.
+   */
+  get store(): RunStore {
+    this.opened ??= new RunStore(this.options.storePath);
+    return this.opened;
+  }
+
+  /** Whether the store has been opened by this session. */
+  get storeOpen(): boolean {
+    return this.opened !== undefined;
+  }
+
+  /** The model-call cache over the store (opening it), or undefined with `cache: false`. */
+  get cache(): CallCache | undefined {
+    if (this.options.cache === false) return undefined;
+    this.callCache ??= new CallCache(this.store.db, this.store);
+    return this.callCache;
+  }
+
+  /**
+   * `model` wrapped in a `ModelClient` of this session: the cache (for models with an endpoint, unless `cache: false`),
+   * the shared endpoint limiters, the retry policy and the response limit. The same model object always gets the same
+   * client.
+   */
+  client(model: Model): Model {
+    let c = this.clients.get(model);
+    if (!c) {
+      const cache = model.endpoint ? this.cache : undefined;
+      const maxResponseBytes = this.options.maxResponseBytes;
+      c = new ModelClient(model, { ...(cache ? { cache } : {}), limiters: this.limiters, retry: this.retry, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) });
+      this.clients.set(model, c);
+    }
+    return c;
+  }
+
+  /**
+   * The HPI_Dataset saved for `datasetId` by `hpt-bench calibrate --save` (hpt.md §2.4), or undefined. A store that
+   * does not exist yet is not created.
+   */
+  savedHpiDataset(datasetId: string): SavedCalibration | undefined {
+    if (!this.opened && !existsSync(this.options.storePath)) return undefined;
+    return this.store.savedHpiDataset(datasetId);
+  }
+
+  /**
+   * `config` with the HPI_Dataset in force: `config.hpiDataset` when given (`--hpi-dataset`), else the value saved for
+   * the dataset `datasetId` (said on the logger), else unchanged (the dataset's declared constant applies).
+   */
+  withSavedHpiDataset(config: RunConfig, datasetId: string): RunConfig {
+    if (config.hpiDataset !== undefined) return config;
+    const saved = this.savedHpiDataset(datasetId);
+    if (!saved) return config;
+    this.options.logger?.info(`using the calibrated HPI_Dataset ${saved.hpiDataset} of ${datasetId} (${saved.source}, n = ${saved.n}, saved ${saved.createdAt}); --hpi-dataset overrides it`);
+    return { ...config, hpiDataset: saved.hpiDataset };
+  }
+
+  /** Commit and close the store, if it was opened. */
+  close(): void {
+    const store = this.opened;
+    this.opened = undefined;
+    this.callCache = undefined;
+    store?.close();
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The run summary (the `--json` output of `hpt-bench run`, schemas/run-summary.schema.json): HPI, accuracy and level
+ * counts from the store's aggregate (hpt.md §2.1, §2.3), the dataset metric (§3), and calls, tokens and cost per level.
+ */
+import type { CompatMode, Json } from '@hpt-bench/sdk';
+import type { RunStore, StoredAggregate } from '../store/store.js';
+import { replicatesOf, type RunConfig } from './config.js';
+import type { PreparedRun } from './resolve.js';
+
+/** Usage (and cost, with `--prices`) of one ladder level. */
+export interface LevelUsage {
+  calls: number;
+  /** of which answered from the model-call cache (no request, no cost) */
+  cachedCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD paid in this run for this level's uncached calls, when prices were given */
+  cost?: number;
+}
+
+/**
+ * The summary of a run (the `--json` output of `hpt-bench run`; schemas/run-summary.schema.json).
+ * `hpi` = mean over samples of the solving level, or m + hpiDataset when unsolved (hpt.md §2.1); `accuracy` = solved/n.
+ */
+export interface RunSummary {
+  runId: string;
+  dataset: string;
+  model: string;
+  /** `manual` (hpt.md §2.1) or `adaptive` (§2.3: x + i per solved sample) */
+  mode: 'manual' | 'adaptive';
+  ladder: string[];
+  n: number;
+  hpi: number;
+  hpiDataset: number;
+  accuracy: number;
+  levelCounts: Record<string, number>;
+  calls: number;
+  usage: { promptTokens: number; completionTokens: number };
+  compat: CompatMode;
+  seed: number;
+  skipped: number;
+  /** replicates per sample (`--replicates`) when more than 1 (`n` then counts every replicate) */
+  samples?: number;
+  /** the solve threshold, for datasets solved by a metric threshold (IWSLT BLEU, SamSum ROUGE-1; hpt.md §3) */
+  threshold?: number;
+  /** the dataset metric over every recorded prediction (corpus BLEU, mean ROUGE F1, ...; hpt.md §3), when the scorer has one */
+  metrics?: Record<string, Json>;
+  /**
+   * false when samples errored: the run is then not `completed` (stored as `failed` with the reason) and its figures
+   * cover the scored samples only; re-running the same command redoes the errored ones
+   */
+  complete: boolean;
+  /** samples whose model calls failed after every retry: recorded with the reason, not in n, HPI or accuracy */
+  errored: number;
+  /** the first 20 errored samples and why */
+  erroredSamples?: { sampleId: string; error: string }[];
+  /** of `calls`, the ones answered from the model-call cache (no request made) */
+  cachedCalls: number;
+  /** calls, tokens (and cost) per ladder level, by level number */
+  levels: Record<string, LevelUsage>;
+  /** USD paid in this run (uncached calls), when `--prices` was given */
+  cost?: number;
+  /** true when this invocation continued an earlier, unfinished run (or redid its errored samples) */
+  resumed?: boolean;
+  /** what the scorer's environment check found before the first model call (`Scorer.preflight`, e.g. the sandbox) */
+  preflight?: Record<string, Json>;
+  /** adaptive mode: the selector (`llm:<model>`, `fixed:<level>`, ...) */
+  selector?: string;
+  /** adaptive mode: iterations consumed by a selection outside 1..m (no attempt made; hpt.md §2.3, §9 #4) */
+  invalidSelections?: number;
+  /** adaptive mode: selections made in all */
+  selections?: number;
+  /** adaptive mode: the selector model's calls and tokens (and cost), also counted in `calls` and `usage` */
+  selectorUsage?: LevelUsage;
+}
+
+/**
+ * The summary of a run from its stored aggregate: level counts, HPI and accuracy, the dataset metric over the stored
+ * predictions (when the scorer has an aggregator), calls and tokens per level and for the selector, and with prices the
+ * USD of the uncached calls (`usageAndCost`).
+ */
+export function summarize(
+  prepared: PreparedRun,
+  config: RunConfig,
+  runId: string,
+  agg: StoredAggregate,
+  erroredSamples: { sampleId: string; error: string }[],
+  extra: { skipped: number; resumed: boolean; preflight: Record<string, Json> | undefined },
+  store: RunStore,
+): RunSummary {
+  const levelCounts: Record<string, number> = {};
+  for (let l = 1; l <= prepared.ladderIds.length; l++) levelCounts[String(l)] = agg.levelCounts[String(l)] ?? 0;
+  levelCounts.unsolved = agg.unsolved;
+  let metrics: Record<string, Json> | undefined;
+  if (prepared.scorer.createAggregator && agg.n > 0) {
+    const metric = prepared.scorer.createAggregator({ compat: config.compat, options: prepared.scorerOptions });
+    for (const r of store.iterPredictions(runId)) metric.add({ id: r.sampleId, index: r.index, input: {}, target: r.target, ...(r.meta ? { meta: r.meta } : {}) }, r.prediction, r.solved);
+    metrics = metric.result();
+  }
+  const { levels, cost, selectorUsage } = usageAndCost(agg, config.prices, prepared.selector !== undefined);
+  const threshold = prepared.scorerOptions.threshold;
+  const summary: RunSummary = {
+    runId,
+    dataset: prepared.datasetId,
+    model: prepared.model.id,
+    mode: config.mode ?? 'manual',
+    ladder: prepared.ladderIds,
+    n: agg.n,
+    hpi: agg.n ? agg.hpiSum / agg.n : 0,
+    hpiDataset: prepared.hpiDataset,
+    accuracy: agg.n ? agg.solved / agg.n : 0,
+    levelCounts,
+    calls: agg.calls + (selectorUsage?.calls ?? 0),
+    cachedCalls: agg.cachedCalls + (selectorUsage?.cachedCalls ?? 0),
+    usage: { promptTokens: agg.promptTokens + (selectorUsage?.promptTokens ?? 0), completionTokens: agg.completionTokens + (selectorUsage?.completionTokens ?? 0) },
+    levels,
+    ...(cost !== undefined ? { cost } : {}),
+    compat: config.compat,
+    seed: config.seed,
+    skipped: extra.skipped,
+    complete: agg.errored === 0,
+    errored: agg.errored,
+    ...(erroredSamples.length ? { erroredSamples } : {}),
+    ...(extra.resumed ? { resumed: true } : {}),
+    ...(extra.preflight ? { preflight: extra.preflight } : {}),
+    ...(replicatesOf(config) > 1 ? { samples: replicatesOf(config) } : {}),
+    ...(typeof threshold === 'number' ? { threshold } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(prepared.selector ? { selector: prepared.selector.spec, invalidSelections: agg.invalidSelections, selections: agg.selections, selectorUsage } : {}),
+  };
+  return summary;
+}
+
+/** Prices in USD per 1M tokens by model id (`--prices`, schemas/prices.schema.json). */
+export type Prices = Record<string, { input: number; output: number }>;
+
+/**
+ * Calls, tokens and (with `prices`) USD cost per ladder level and, when `withSelector`, of the selector model. A row's
+ * price counts for its uncached calls only (a cached call made no request): (prompt tokens × input + completion
+ * tokens × output) / 1e6. `cost` is the run's total, undefined without prices.
+ */
+export function usageAndCost(agg: Pick<StoredAggregate, 'usageByLevel' | 'selectorUsage'>, prices: Prices | undefined, withSelector: boolean): { levels: Record<string, LevelUsage>; cost: number | undefined; selectorUsage: LevelUsage | undefined } {
+  const levels: Record<string, LevelUsage> = {};
+  let cost: number | undefined = prices ? 0 : undefined;
+  const newUsage = (): LevelUsage => ({ calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(prices ? { cost: 0 } : {}) });
+  // add one (model, cache state) row of usage to `into`, and its price (uncached calls only) to the run's cost
+  const add = (into: LevelUsage, u: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }) => {
+    into.calls += u.calls;
+    if (u.cached) into.cachedCalls += u.calls;
+    into.promptTokens += u.promptTokens;
+    into.completionTokens += u.completionTokens;
+    const price = prices?.[u.model];
+    if (price && !u.cached) {
+      const c = (u.promptTokens * price.input + u.completionTokens * price.output) / 1e6;
+      into.cost! += c;
+      cost! += c;
+    }
+  };
+  for (const u of agg.usageByLevel) add((levels[String(u.level)] ??= newUsage()), u);
+  let selectorUsage: LevelUsage | undefined;
+  if (withSelector) {
+    selectorUsage = newUsage();
+    for (const u of agg.selectorUsage) add(selectorUsage, u);
+  }
+  return { levels, cost, selectorUsage };
+}

@@ -1,0 +1,111 @@
+/**
+ * Opening the store's SQLite file: pragmas, the migrations of stores written by earlier versions (additive columns,
+ * the attempt-ordinal rebuild), the tables (store/schema.ts), and read-only opening (with a private snapshot when
+ * SQLite cannot open a WAL file read-only in place).
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { ADDED_COLUMNS, MIGRATE_ATTEMPTS_V2, RUN_SCHEMA } from './schema.js';
+
+/**
+ * Open the store at `path`: read-only (`openReadOnly`; the file must hold a `runs` table), or for writing (directories
+ * created, WAL journal, foreign keys, earlier stores migrated, missing tables created).
+ * @param onSnapshot receives the path of a read-only snapshot copy, which the caller removes on close.
+ * @throws the SQLite (or file system) error; `RunStore` turns it into `E_STORE`.
+ */
+export function openStoreDatabase(path: string, readonly: boolean, onSnapshot: (copy: string) => void): Database.Database {
+  if (readonly) {
+    const db = openReadOnly(path, onSnapshot);
+    db.pragma('busy_timeout = 5000');
+    if (!hasTable(db, 'runs')) {
+      db.close();
+      throw new Error('not an hpt-bench store (no runs table)');
+    }
+    return db;
+  }
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    // stores written by earlier versions gain the newer columns (nullable or defaulted, so old rows stay valid)
+    for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
+    if (hasTable(db, 'attempts') && hasTable(db, 'calls') && !columnsOf(db, 'attempts').has('attempt')) migrateAttemptsV2(db);
+    db.exec(RUN_SCHEMA);
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Whether the database has table `name`. */
+export function hasTable(db: Database.Database, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+function columnsOf(db: Database.Database, table: string): Set<string> {
+  return new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+}
+
+/** Add the columns `table` lacks (a table that does not exist yet is left to RUN_SCHEMA). */
+function addMissingColumns(db: Database.Database, table: string, columns: Record<string, string>): void {
+  if (!hasTable(db, table)) return;
+  const have = columnsOf(db, table);
+  for (const [name, type] of Object.entries(columns)) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+}
+
+/** Rebuild attempts and calls with the attempt ordinal in their keys (see MIGRATE_ATTEMPTS_V2); all or nothing. */
+function migrateAttemptsV2(db: Database.Database): void {
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      db.exec(MIGRATE_ATTEMPTS_V2);
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length) throw new Error(`migration left ${broken.length} dangling rows`);
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+/**
+ * Open `path` read-only. SQLite cannot open a WAL database read-only in a directory it cannot write unless the `-shm`
+ * file exists (a read-only mount, a store copied without it): then the file (with its `-wal`, if any) is copied to a
+ * private temporary directory and the copy is opened, a snapshot of the store at that moment; `onSnapshot` receives
+ * the copy's path so the caller removes it.
+ * @throws the SQLite error when the file cannot be read at all.
+ */
+export function openReadOnly(path: string, onSnapshot: (copy: string) => void): Database.Database {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      // opening is lazy: the first read is what fails without a -shm file
+      db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get();
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  } catch (e) {
+    if (!existsSync(path) || (e as { code?: string }).code !== 'SQLITE_CANTOPEN') throw e;
+    const copyDir = mkdtempSync(join(tmpdir(), 'hpt-store-ro-'));
+    const copy = join(copyDir, basename(path));
+    copyFileSync(path, copy);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
+    onSnapshot(copy);
+    return new Database(copy, { readonly: true, fileMustExist: true });
+  }
+}
+
+
+/** Whether an SQLite error says the database (or its directory) cannot be written. */
+export function isReadOnlyError(e: unknown): boolean {
+  const code = (e as { code?: string }).code ?? '';
+  return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || /read-?only/i.test((e as Error).message ?? '');
+}
+
