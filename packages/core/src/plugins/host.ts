@@ -5,7 +5,7 @@ import { container as rootContainer, type DependencyContainer, type InjectionTok
 import { assertValidAgainst, type Contribution, type ContributionKind, HptError, isHptError, type Json, type PluginSource, readJsonText, Tokens } from '@hpt-bench/sdk';
 import { constructContribution } from './construct.js';
 import { declaredIds, readPluginManifest, resolvePluginPath } from './manifest.js';
-import { Registry, type BrokenPlugin } from './registry.js';
+import { kindNoun, Registry, type BrokenPlugin } from './registry.js';
 
 /** A package directory to inspect for a manifest, and where it came from. */
 export interface PluginEntry {
@@ -187,7 +187,7 @@ function typeScriptRefused(e: unknown): boolean {
  */
 export async function loadContributionClass(c: Contribution): Promise<new (...args: never[]) => unknown> {
   const decl = c.decl as { module?: string; export?: string };
-  const what = `${c.kind.slice(0, -1)} '${c.id}'`;
+  const what = `${kindNoun(c.kind)} '${c.id}'`;
   if (!decl.module || !decl.export) throw new HptError('E_PLUGIN', `${c.qualifiedId} is declarative and has no module`);
   const file = resolvePluginPath(c.plugin, decl.module, `${what} module`);
   let mod = moduleCache.get(file);
@@ -221,7 +221,7 @@ export async function loadContributionClass(c: Contribution): Promise<new (...ar
  */
 export function validateOptions(c: Contribution, options: Record<string, Json>): Record<string, Json> {
   const schema = (c.decl as { options?: object }).options;
-  const what = `options of ${c.kind.slice(0, -1)} '${c.id}' (plugin ${c.plugin.name})`;
+  const what = `options of ${kindNoun(c.kind)} '${c.id}' (plugin ${c.plugin.name})`;
   if (!schema) {
     const keys = Object.keys(options);
     if (keys.length) throw new HptError('E_OPTIONS', `${what} are invalid: it declares no options, got ${keys.join(', ')}`);

@@ -15,6 +15,11 @@ export interface BrokenPlugin {
 
 const SINGULAR: Record<ContributionKind, string> = { datasets: 'dataset', strategies: 'strategy', models: 'model', scorers: 'scorer', ladders: 'ladder', selectors: 'selector' };
 
+/** The singular noun of a contribution kind for messages (`strategies` -> `strategy`). */
+export function kindNoun(kind: ContributionKind): string {
+  return SINGULAR[kind];
+}
+
 /**
  * Suggest the closest known names to `wanted` (Levenshtein distance ≤ max(2, a third of its length), or a prefix match).
  * @returns up to 3 names, closest first.
