@@ -10,6 +10,8 @@ export { tableStyle, terminalSafe, TerminalTable, type TerminalCell } from './te
 
 /** Roots of the broken installed plugins already reported by this process (each is reported once). */
 const warnedBroken = new Set<string>();
+/** Roots of the built-in or installed plugins already reported as replaced by a `--plugin DIR` copy. */
+const warnedOverride = new Set<string>();
 
 /** Where oclif says a plugin came from, mapped to the origin recorded with each contribution. */
 function originOf(type: string): PluginEntry['origin'] {
@@ -39,7 +41,8 @@ export abstract class HptCommand extends Command {
   /**
    * Discover plugins: every oclif plugin of this CLI (built-ins are oclif plugins of the root package) plus `dirs`.
    * An installed plugin that cannot be loaded is reported once per process as `warning: plugin X ignored: reason` on
-   * stderr and left out; a run that needs one of its ids fails naming it (`Registry.get`).
+   * stderr and left out; a run that needs one of its ids fails naming it (`Registry.get`). A `--plugin DIR` copy of an
+   * installed (or built-in) plugin replaces it, with one `warning: plugin X: using the development copy at ...` line.
    */
   protected discover(dirs: string[] = []): { registry: Registry; container: DependencyContainer } {
     const entries: PluginEntry[] = this.config.getPluginsList().map((p) => ({ root: p.root, origin: originOf(p.type) }));
@@ -49,6 +52,11 @@ export abstract class HptCommand extends Command {
         if (warnedBroken.has(b.root)) return;
         warnedBroken.add(b.root);
         this.logger.warn(`plugin ${b.name} ignored: ${b.reason}`);
+      },
+      onOverride: (o) => {
+        if (warnedOverride.has(o.ignored)) return;
+        warnedOverride.add(o.ignored);
+        this.logger.warn(`plugin ${o.name}: using the development copy at ${o.used} (--plugin) instead of the ${o.ignoredOrigin === 'builtin' ? 'built-in' : 'installed'} copy at ${o.ignored}`);
       },
     });
     const container = createRunContainer(registry);

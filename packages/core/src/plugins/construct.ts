@@ -7,6 +7,7 @@
  */
 import type { DependencyContainer } from 'tsyringe';
 import { declaredInjections, HptError, tokenName, type Contribution, type PluginClass } from '@hpt-bench/sdk';
+import { kindNoun } from './registry.js';
 
 /** tsyringe's metadata key for `@inject` parameter tokens (tsyringe 4.x `reflection-helpers.ts`). */
 const TSYRINGE_TOKENS = 'injectionTokens';
@@ -47,7 +48,7 @@ export function constructorParameterNames(cls: PluginClass): string[] {
  *   the constructor itself throws (its message, first line).
  */
 export function constructContribution<T>(container: DependencyContainer, cls: PluginClass, c: Contribution): T {
-  const what = `plugin ${c.plugin.name}: cannot construct ${c.kind.slice(0, -1)} '${c.id}' (class ${cls.name || 'anonymous'})`;
+  const what = `plugin ${c.plugin.name}: cannot construct ${kindNoun(c.kind)} '${c.id}' (class ${cls.name || 'anonymous'})`;
   let declared: (symbol | undefined)[] | undefined;
   try {
     declared = declaredInjections(cls) ?? tsyringeInjections(cls);
@@ -67,7 +68,7 @@ export function constructContribution<T>(container: DependencyContainer, cls: Pl
       );
     }
     if (!container.isRegistered(token, true)) {
-      throw new HptError('E_PLUGIN', `${what}: ${param} asks for ${tokenName(token)}, which is not available to a ${c.kind.slice(0, -1)}; see docs/plugins.md "Injection" for the tokens each kind receives`);
+      throw new HptError('E_PLUGIN', `${what}: ${param} asks for ${tokenName(token)}, which is not available to a ${kindNoun(c.kind)}; see docs/plugins.md "Injection" for the tokens each kind receives`);
     }
     args.push(container.resolve(token));
   }

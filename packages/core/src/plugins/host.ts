@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { assertValidAgainst, type Contribution, type ContributionKind, HptError, isHptError, type Json, type PluginSource, readJsonText, Tokens } from '@hpt-bench/sdk';
 import { constructContribution } from './construct.js';
 import { declaredIds, readPluginManifest, resolvePluginPath } from './manifest.js';
-import { Registry, type BrokenPlugin } from './registry.js';
+import { kindNoun, Registry, type BrokenPlugin } from './registry.js';
 
 /** A package directory to inspect for a manifest, and where it came from. */
 export interface PluginEntry {
@@ -20,32 +21,79 @@ export interface DiscoverOptions {
    * registry. The CLI prints it as a warning on stderr. Built-in and `--plugin DIR` plugins still fail discovery.
    */
   onBroken?: (plugin: BrokenPlugin) => void;
+  /**
+   * Called once for each built-in or installed plugin left out because a `--plugin DIR` plugin has the same package
+   * name: the development copy wins (issue 14 §5). The CLI prints it as a one-line warning naming both locations.
+   */
+  onOverride?: (override: PluginOverride) => void;
+}
+
+/** A plugin found twice, once as a `--plugin DIR` development copy (`used`) and once built-in or installed (`ignored`). */
+export interface PluginOverride {
+  name: string;
+  /** root of the `--plugin DIR` copy, which is loaded */
+  used: string;
+  /** root of the built-in or installed copy, which is left out */
+  ignored: string;
+  ignoredOrigin: PluginSource['origin'];
 }
 
 /**
  * Discovery: read the manifest of every entry (oclif's plugin list, built-ins included, then `--plugin DIR`s) and
  * collect the contributions. Packages without an `hpt-bench` field are skipped. An installed plugin that cannot be
  * loaded is left out and recorded in `registry.broken` (so a run that asks for one of its ids is told why it is
- * missing) and reported through `options.onBroken`; every other command works without it.
+ * missing) and reported through `options.onBroken`; every other command works without it. A `--plugin DIR` plugin
+ * whose package name is also built in or installed wins: the other copy is left out and reported through
+ * `options.onOverride` (two `--plugin DIR`s of one name still fail as "loaded twice").
  * @throws HptError `E_MANIFEST` / `E_PLUGIN` naming the plugin when the manifest of a built-in or a `--plugin DIR`
  *   plugin is invalid.
  */
 export function discoverPlugins(entries: PluginEntry[], options: DiscoverOptions = {}): Registry {
   const registry = new Registry();
+  // `--plugin DIR` copies first: they must load, and a built-in or installed plugin of the same name gives way to them
+  const local = new Map<PluginEntry, PluginSource | undefined>();
+  for (const e of entries) if (e.origin === 'local') local.set(e, readPluginManifest(e.root, e.origin));
+  const localByName = new Map<string, PluginSource>();
+  for (const s of local.values()) if (s && !localByName.has(s.name)) localByName.set(s.name, s);
+  const giveWay = (name: string, e: PluginEntry): boolean => {
+    const dev = localByName.get(name);
+    if (!dev) return false;
+    // the same directory reached twice (`plugins link DIR` and `--plugin DIR`) is one plugin: nothing to report
+    if (!samePath(dev.root, e.root)) options.onOverride?.({ name, used: dev.root, ignored: resolve(e.root), ignoredOrigin: e.origin });
+    return true;
+  };
   for (const e of entries) {
     let source: PluginSource | undefined;
-    try {
-      source = readPluginManifest(e.root, e.origin);
-    } catch (err) {
-      if (e.origin !== 'installed' || !isHptError(err)) throw err;
-      const broken = brokenPlugin(e, err);
-      registry.addBroken(broken);
-      options.onBroken?.(broken);
-      continue;
+    if (e.origin === 'local') {
+      source = local.get(e);
+    } else {
+      try {
+        source = readPluginManifest(e.root, e.origin);
+      } catch (err) {
+        if (e.origin !== 'installed' || !isHptError(err)) throw err;
+        const broken = brokenPlugin(e, err);
+        if (giveWay(broken.name, e)) continue;
+        registry.addBroken(broken);
+        options.onBroken?.(broken);
+        continue;
+      }
+      if (source && giveWay(source.name, e)) continue;
     }
     if (source) registry.add(source);
   }
   return registry;
+}
+
+/** Whether two directories are the same (after resolving symbolic links where they exist). */
+function samePath(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(a) === real(b);
 }
 
 /** What is known of a plugin whose manifest failed: its name and the ids it declares (read tolerantly), and why. */
@@ -117,16 +165,32 @@ export function importErrorReason(e: unknown): string {
   return `it threw ${typeof e}`;
 }
 
+/** Whether a manifest's module path names a TypeScript source file (`.ts`, `.mts`, `.cts`, `.tsx`). */
+export function isTypeScriptModule(path: string): boolean {
+  return ['.ts', '.mts', '.cts', '.tsx'].includes(extname(path).toLowerCase());
+}
+
+/**
+ * Whether an import of a TypeScript file failed because it is TypeScript: Node 20 refuses the extension
+ * (`ERR_UNKNOWN_FILE_EXTENSION`); a Node that strips types fails on syntax it cannot strip (decorators, enums:
+ * `SyntaxError`, `ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX`). A missing file keeps its own reason.
+ */
+function typeScriptRefused(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ERR_UNKNOWN_FILE_EXTENSION' || code === 'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX' || code === 'ERR_UNSUPPORTED_NODE_MODULES_TYPE_STRIPPING') return true;
+  return e instanceof SyntaxError || (e instanceof Error && e.name === 'SyntaxError');
+}
+
 /**
  * Load the class a code contribution names (`module` relative to the plugin root, `export`). The module path is
  * checked again right before the import (`resolvePluginPath`: inside the plugin root, symbolic links followed).
  * @throws HptError `E_MANIFEST` when the module path leaves the plugin root; `E_PLUGIN` when the module cannot be
- *   imported (naming the plugin, the module path and the reason, never the file's contents) or does not export a class
- *   of that name.
+ *   imported (naming the plugin, the module path and the reason, never the file's contents; a TypeScript module Node
+ *   cannot import is told to be compiled) or does not export a class of that name.
  */
 export async function loadContributionClass(c: Contribution): Promise<new (...args: never[]) => unknown> {
   const decl = c.decl as { module?: string; export?: string };
-  const what = `${c.kind.slice(0, -1)} '${c.id}'`;
+  const what = `${kindNoun(c.kind)} '${c.id}'`;
   if (!decl.module || !decl.export) throw new HptError('E_PLUGIN', `${c.qualifiedId} is declarative and has no module`);
   const file = resolvePluginPath(c.plugin, decl.module, `${what} module`);
   let mod = moduleCache.get(file);
@@ -139,6 +203,12 @@ export async function loadContributionClass(c: Contribution): Promise<new (...ar
     loaded = await mod;
   } catch (e) {
     moduleCache.delete(file);
+    if (isTypeScriptModule(decl.module) && typeScriptRefused(e)) {
+      throw new HptError(
+        'E_PLUGIN',
+        `plugin ${c.plugin.name}: ${what} module ${decl.module} is TypeScript, which Node does not import; compile it (tsc, see docs/plugins.md "TypeScript") and name the .js file in the manifest's "module"`,
+      );
+    }
     throw new HptError('E_PLUGIN', `plugin ${c.plugin.name} failed to load: cannot import ${decl.module} for ${what}: ${importErrorReason(e)}`);
   }
   const cls = loaded[decl.export];
@@ -154,7 +224,7 @@ export async function loadContributionClass(c: Contribution): Promise<new (...ar
  */
 export function validateOptions(c: Contribution, options: Record<string, Json>): Record<string, Json> {
   const schema = (c.decl as { options?: object }).options;
-  const what = `options of ${c.kind.slice(0, -1)} '${c.id}' (plugin ${c.plugin.name})`;
+  const what = `options of ${kindNoun(c.kind)} '${c.id}' (plugin ${c.plugin.name})`;
   if (!schema) {
     const keys = Object.keys(options);
     if (keys.length) throw new HptError('E_OPTIONS', `${what} are invalid: it declares no options, got ${keys.join(', ')}`);

@@ -25,6 +25,11 @@ const SINGULAR: Record<ContributionKind, string> = {
   reports: 'report view',
 };
 
+/** The singular noun of a contribution kind for messages (`strategies` -> `strategy`). */
+export function kindNoun(kind: ContributionKind): string {
+  return SINGULAR[kind];
+}
+
 /**
  * Suggest the closest known names to `wanted` (Levenshtein distance ≤ max(2, a third of its length), or a prefix match).
  * @returns up to 3 names, closest first.
