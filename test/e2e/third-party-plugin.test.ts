@@ -104,7 +104,7 @@ function manifest(module: string): unknown {
         { id: 'sixth', kind: 'single-call', template: 'Sixth level. {question}' },
         { id: 'seventh-level', module, export: 'SeventhStrategy', options: { type: 'object', properties: { style: { type: 'string' } } } },
       ],
-      ladders: [{ id: 'hpf7', levels: LADDER }],
+      ladders: [{ id: 'hpf7', levels: LADDER, options: { 'seventh-level': { style: 'terse' } } }],
     },
   };
 }
@@ -333,16 +333,17 @@ function expectPluginRun(res: Awaited<ReturnType<typeof runPlugin>>, name: strin
   for (const o of out) {
     // the model's injected ModelName and Options (only the options its schema declares), from the plugin's own SDK copy
     expect(o.prediction.model).toEqual({ name, options: { timeoutMs: 7000, apiKeyEnv: 'RIDDLE_KEY' }, root: expect.stringMatching(new RegExp(`^${root}/`)), sdk: expect.stringMatching(new RegExp(`^${root}/node_modules/@hpt-bench/sdk/`)) });
-    // the scorer got its Options by injection ({}: the dataset's scorer options reach it through prepare())
-    expect(o.prediction.scorer).toEqual({ injected: {}, tag: 'ANSWER' });
+    // the scorer got the dataset's scorer options by injection, the same as through prepare()
+    expect(o.prediction.scorer).toEqual({ injected: { tag: 'ANSWER' }, tag: 'ANSWER' });
   }
   expect(out[0]!.prediction.answer).toBe('piano');
   expect(out[3]!.prediction.answer).toBe('unsure');
   // the seventh level ran for r1 and r4 only, with its injected Options
   const seventh = out.flatMap((o) => o.attempts.filter((a) => a.level === 7).map((a) => [o.sampleId, a.strategy, a.notes]));
-  expect(seventh).toEqual([['r1', 'seventh-level', { injected: {} }], ['r4', 'seventh-level', { injected: {} }]]);
+  // (the ladder's options for that level, validated against the strategy's schema)
+  expect(seventh).toEqual([['r1', 'seventh-level', { injected: { style: 'terse' } }], ['r4', 'seventh-level', { injected: { style: 'terse' } }]]);
   // the injected Logger: the scorer's line on stderr (nothing else there)
-  expect(r.stderr.split('\n').filter((l) => l !== '')).toEqual(['tagged scorer built with options {}']);
+  expect(r.stderr.split('\n').filter((l) => l !== '')).toEqual(['tagged scorer built with options {"tag":"ANSWER"}']);
 }
 
 describe.sequential.each(['js', 'ts'] as const)('a third-party plugin (%s) built outside the repository with its own SDK copy', (kind) => {

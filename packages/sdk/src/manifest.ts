@@ -94,6 +94,11 @@ export interface LadderDecl {
   id: string;
   levels: string[];
   description?: string;
+  /**
+   * Options per strategy id of `levels` (as written there), validated against that strategy's declared `options`
+   * schema and injected into it as `Tokens.Options`; a level without an entry gets `{}`.
+   */
+  options?: Record<string, Record<string, Json>>;
 }
 
 /** The `hpt-bench` manifest of a plugin package. */

@@ -235,15 +235,19 @@ export function validateOptions(c: Contribution, options: Record<string, Json>):
 
 /**
  * Build a code contribution through dependency injection: a child container of `parent` gets the contribution, its
- * validated options and `extra` registrations, then `constructContribution` resolves the class's declared constructor
- * tokens in it (works the same for a plugin with its own copy of the SDK or tsyringe).
+ * options and `extra` registrations, then `constructContribution` resolves the class's declared constructor tokens in
+ * it (works the same for a plugin with its own copy of the SDK or tsyringe).
+ * @param options injected as `Tokens.Options`: validated against the contribution's declared options schema; with
+ *   `undeclared: 'pass'`, options of a contribution that declares no schema are passed as they are (a dataset's scorer
+ *   options, which the scorer checks itself) instead of being refused.
  * @throws HptError `E_OPTIONS` for invalid options, `E_PLUGIN` when the class cannot be loaded or built.
  */
-export async function instantiate<T>(parent: DependencyContainer, c: Contribution, options: Record<string, Json> = {}, extra?: (child: DependencyContainer) => void): Promise<T> {
+export async function instantiate<T>(parent: DependencyContainer, c: Contribution, options: Record<string, Json> = {}, extra?: (child: DependencyContainer) => void, undeclared: 'refuse' | 'pass' = 'refuse'): Promise<T> {
   const cls = await loadContributionClass(c);
   const child = parent.createChildContainer();
   child.register(Tokens.Contribution, { useValue: c });
-  child.register(Tokens.Options, { useValue: validateOptions(c, options) });
+  const declared = (c.decl as { options?: object }).options !== undefined;
+  child.register(Tokens.Options, { useValue: declared || undeclared === 'refuse' ? validateOptions(c, options) : options });
   extra?.(child);
   return constructContribution<T>(child, cls, c);
 }

@@ -65,7 +65,11 @@ export function resolveLadder(registry: Registry, ladder: string): LadderDecl {
     if (!Array.isArray(l.levels) || l.levels.length === 0 || !l.levels.every((x) => typeof x === 'string')) {
       throw new HptError('E_CONFIG', `ladder file ${ladder} must hold {"id": "...", "levels": ["strategy-id", ...]}`);
     }
-    return { id: typeof l.id === 'string' ? l.id : ladder, levels: l.levels };
+    const options = l.options as unknown;
+    if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options) || Object.values(options).some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))) {
+      throw new HptError('E_CONFIG', `ladder file ${ladder}: "options" must map strategy ids to option objects, e.g. {"generated-knowledge": {"candidates": 5}}`);
+    }
+    return { id: typeof l.id === 'string' ? l.id : ladder, levels: l.levels, ...(options ? { options: options as LadderDecl['options'] } : {}) };
   }
   return registry.get('ladders', ladder).decl;
 }
@@ -83,7 +87,8 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   const { dataset, pack, genericPack } = await datasetSource(container, dc);
   const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
   const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}), ...(config.unsafeSandbox ? { unsafeSandbox: true } : {}) };
-  const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id));
+  // the scorer receives the same options by injection (Tokens.Options) as through prepare() and score()
+  const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id), scorerOptions, undefined, 'pass');
   scorer.prepare?.({ compat: config.compat, options: scorerOptions });
 
   const ladder = resolveLadder(registry, config.ladder);
@@ -91,7 +96,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   for (const [i, sid] of ladder.levels.entries()) {
     const sc = registry.get('strategies', sid);
     const sdecl = sc.decl as StrategyDecl;
-    const strategy: Strategy = sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : await instantiate<Strategy>(container, sc);
+    const strategy: Strategy = sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : await instantiate<Strategy>(container, sc, ladder.options?.[sid] ?? {});
     levels.push({ level: i + 1, strategyId: sc.id, strategy });
   }
   const model = await resolveModel(registry, container, config.model, config.modelOptions);
