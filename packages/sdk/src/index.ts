@@ -7,6 +7,7 @@
 export * from './contracts.js';
 export * from './manifest.js';
 export * from './report.js';
+export * from './records.js';
 export * from './errors.js';
 export * from './tokens.js';
 export * from './injection.js';

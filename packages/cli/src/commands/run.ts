@@ -2,7 +2,7 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary } from '@hpt-bench/core';
+import { assertValid, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary, type SampleRecord } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
@@ -237,7 +237,7 @@ async function writeOut(store: RunStore, runId: string, path: string, replicates
   const stream = createWriteStream(tmp, 'utf8');
   try {
     for (const r of store.iterSamples(runId)) {
-      const line: Record<string, Json> = {
+      const line: SampleRecord = {
         sampleId: r.sampleId,
         level: r.level,
         hpi: r.hpi,
@@ -246,10 +246,10 @@ async function writeOut(store: RunStore, runId: string, path: string, replicates
         target: r.target,
         ...(replicates > 1 ? { replicate: r.index % replicates } : {}),
         ...(r.meta ? { meta: r.meta } : {}),
-        attempts: r.attempts as unknown as Json,
+        attempts: r.attempts,
         ...(r.iteration !== undefined ? { iteration: r.iteration } : {}),
-        ...(r.selections ? { selections: r.selections as unknown as Json } : {}),
-        ...(r.records ? { records: r.records as unknown as Json } : {}),
+        ...(r.selections ? { selections: r.selections } : {}),
+        ...(r.records ? { records: r.records } : {}),
       };
       if (!stream.write(`${JSON.stringify(line)}\n`)) await once(stream, 'drain');
     }

@@ -1,6 +1,6 @@
-import { type CallRecord, fillTemplate, HptError, type Json, type Model, type ModelResponse, type Sample, type SelectionContext, type SelectionRecord, type Selector } from '@hpt-bench/sdk';
+import { type AttemptRecord, type CallRecord, fillTemplate, HptError, type Json, type Model, type ModelResponse, type Sample, type SampleResult, type SelectionContext, type SelectionRecord, type Selector } from '@hpt-bench/sdk';
 import { assemblePrompt, LLAMA3_WRAPPER } from '../prompt/assemble.js';
-import { LadderEngine, type AttemptRecord, type LadderSetup, type SampleResult } from './engine.js';
+import { LadderEngine, type LadderSetup } from './engine.js';
 
 /** The feedback sentence around the latest failed attempt (hpt.md §2.3; hpt-extras.json › selector.feedbackPrefix/Suffix). */
 export const SELECTOR_FEEDBACK_PREFIX = 'The model was unable to solve the task at this level of prompting. The previous response was: ';

@@ -1,4 +1,4 @@
-import { type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type GradedOutput, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type Scorer, type SelectionRecord, type Strategy, type StrategyContext, type Usage } from '@hpt-bench/sdk';
+import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, type StrategyContext, type Usage } from '@hpt-bench/sdk';
 import { assemblePrompt } from '../prompt/assemble.js';
 
 /** One rung: its 1-based level and the strategy that runs it. */
@@ -6,50 +6,6 @@ export interface LadderLevel {
   level: number;
   strategyId: string;
   strategy: Strategy;
-}
-
-/** One level tried on one sample: the graded output, the scorer's verdict and every call made. */
-export interface AttemptRecord {
-  level: number;
-  strategy: string;
-  solved: boolean;
-  score: number;
-  extracted: Json;
-  graded: GradedOutput;
-  calls: CallRecord[];
-  notes?: Record<string, Json>;
-  /** adaptive HPF: the 1-based selector iteration of this attempt (hpt.md §2.3) */
-  iteration?: number;
-}
-
-/**
- * The outcome of the ladder on one sample (hpt.md §2.1-2.2).
- * - `level`: the first solving level (1..m), or null when no level solved it;
- * - `hpi`: `level`, or `m + hpiDataset` when unsolved;
- * - `prediction`: the solving level's parsed answer, or the last level's when unsolved (hpt.md §9 #24).
- */
-export interface SampleResult {
-  sampleId: string;
-  index: number;
-  level: number | null;
-  hpi: number;
-  solved: boolean;
-  prediction: Json;
-  target: Json;
-  attempts: AttemptRecord[];
-  /** the sample's `meta` (scenario, task, configuration... for per-configuration metrics), when it has one */
-  meta?: Record<string, Json>;
-  /** adaptive HPF: the iteration i at which level x solved the sample (`hpi` = x + i; hpt.md §2.3) */
-  iteration?: number;
-  /** adaptive HPF: every selection of the sample, in order (valid or not) */
-  selections?: SelectionRecord[];
-  /**
-   * adaptive HPF under `--compat reference` only: the score records the reference code appends for this sample when
-   * they are not exactly one (hpt.md §2.3 (a)-(c)): none (the sample is dropped), or two (solved at the last iteration:
-   * x + i, then m + HPI_Dataset with the last failed attempt's prediction). `hpi` and `solved` then hold their sum and
-   * count; HPI and accuracy are taken over records, not samples.
-   */
-  records?: { hpi: number; solved: boolean; prediction: Json }[];
 }
 
 /**

@@ -4,17 +4,16 @@
  * summary (`summarize`) or the run marked failed.
  */
 import { randomBytes } from 'node:crypto';
-import { HptError, isHptError, isModelCallError, type Json, type Logger, type Sample } from '@hpt-bench/sdk';
+import { HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult } from '@hpt-bench/sdk';
 import { OutageBreaker } from '../exec/breaker.js';
 import { forEachConcurrent } from '../exec/pool.js';
-import type { SampleResult } from '../ladder/engine.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
 import { redact } from './secrets.js';
 import type { RunSession } from './session.js';
-import { summarize, type RunSummary } from './summary.js';
+import { summarize } from './summary.js';
 
 /** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
 export interface RunProgress {

@@ -2,77 +2,10 @@
  * The run summary (the `--json` output of `hpt-bench run`, schemas/run-summary.schema.json): HPI, accuracy and level
  * counts from the store's aggregate (hpt.md §2.1, §2.3), the dataset metric (§3), and calls, tokens and cost per level.
  */
-import type { CompatMode, Json } from '@hpt-bench/sdk';
+import type { Json, LevelUsage, RunSummary } from '@hpt-bench/sdk';
 import type { RunStore, StoredAggregate } from '../store/store.js';
 import { replicatesOf, type RunConfig } from './config.js';
 import type { PreparedRun } from './resolve.js';
-
-/** Usage (and cost, with `--prices`) of one ladder level. */
-export interface LevelUsage {
-  calls: number;
-  /** of which answered from the model-call cache (no request, no cost) */
-  cachedCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** USD paid in this run for this level's uncached calls, when prices were given */
-  cost?: number;
-}
-
-/**
- * The summary of a run (the `--json` output of `hpt-bench run`; schemas/run-summary.schema.json).
- * `hpi` = mean over samples of the solving level, or m + hpiDataset when unsolved (hpt.md §2.1); `accuracy` = solved/n.
- */
-export interface RunSummary {
-  runId: string;
-  dataset: string;
-  model: string;
-  /** `manual` (hpt.md §2.1) or `adaptive` (§2.3: x + i per solved sample) */
-  mode: 'manual' | 'adaptive';
-  ladder: string[];
-  n: number;
-  hpi: number;
-  hpiDataset: number;
-  accuracy: number;
-  levelCounts: Record<string, number>;
-  calls: number;
-  usage: { promptTokens: number; completionTokens: number };
-  compat: CompatMode;
-  seed: number;
-  skipped: number;
-  /** replicates per sample (`--replicates`) when more than 1 (`n` then counts every replicate) */
-  samples?: number;
-  /** the solve threshold, for datasets solved by a metric threshold (IWSLT BLEU, SamSum ROUGE-1; hpt.md §3) */
-  threshold?: number;
-  /** the dataset metric over every recorded prediction (corpus BLEU, mean ROUGE F1, ...; hpt.md §3), when the scorer has one */
-  metrics?: Record<string, Json>;
-  /**
-   * false when samples errored: the run is then not `completed` (stored as `failed` with the reason) and its figures
-   * cover the scored samples only; re-running the same command redoes the errored ones
-   */
-  complete: boolean;
-  /** samples whose model calls failed after every retry: recorded with the reason, not in n, HPI or accuracy */
-  errored: number;
-  /** the first 20 errored samples and why */
-  erroredSamples?: { sampleId: string; error: string }[];
-  /** of `calls`, the ones answered from the model-call cache (no request made) */
-  cachedCalls: number;
-  /** calls, tokens (and cost) per ladder level, by level number */
-  levels: Record<string, LevelUsage>;
-  /** USD paid in this run (uncached calls), when `--prices` was given */
-  cost?: number;
-  /** true when this invocation continued an earlier, unfinished run (or redid its errored samples) */
-  resumed?: boolean;
-  /** what the scorer's environment check found before the first model call (`Scorer.preflight`, e.g. the sandbox) */
-  preflight?: Record<string, Json>;
-  /** adaptive mode: the selector (`llm:<model>`, `fixed:<level>`, ...) */
-  selector?: string;
-  /** adaptive mode: iterations consumed by a selection outside 1..m (no attempt made; hpt.md §2.3, §9 #4) */
-  invalidSelections?: number;
-  /** adaptive mode: selections made in all */
-  selections?: number;
-  /** adaptive mode: the selector model's calls and tokens (and cost), also counted in `calls` and `usage` */
-  selectorUsage?: LevelUsage;
-}
 
 /**
  * The summary of a run from its stored aggregate: level counts, HPI and accuracy, the dataset metric over the stored

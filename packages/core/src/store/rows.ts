@@ -2,8 +2,7 @@
  * Encoding and decoding of the store's rows: runs, graded outputs (stored without the prompt text the calls table
  * holds), calls, attempts and selections, and the text cleaning of raw text columns.
  */
-import type { CallRecord, GradedOutput, Json, SelectionRecord } from '@hpt-bench/sdk';
-import type { AttemptRecord } from '../ladder/engine.js';
+import type { AttemptRecord, CallRecord, GradedOutput, Json, SelectionRecord } from '@hpt-bench/sdk';
 import type { RunRecord, RunStatus } from './store.js';
 
 /**
