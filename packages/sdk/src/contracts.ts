@@ -161,7 +161,7 @@ export interface Scorer {
   /**
    * Check, once before the run's first model call, that the environment this scorer needs holds (e.g. the code
    * sandbox's protections). The record it returns (JSON, a few hundred bytes) is kept with the run
-   * (`RunSummary.preflight`, the stored run's config). Throw HptError (e.g. `E_SANDBOX`) to refuse the run.
+   * (`RunSummary.preflight` and the stored run's `preflight` column). Throw HptError (e.g. `E_SANDBOX`) to refuse the run.
    */
   preflight?(ctx: ScoreContext): Promise<Record<string, Json> | undefined>;
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict | Promise<Verdict>;
@@ -200,7 +200,7 @@ export interface EnvironmentCheck {
 export interface StandaloneScore {
   aggregate: Record<string, Json>;
   perSample?: Json[];
-  /** one human-readable line of the aggregate (e.g. `sacrebleu 48.53 (82.4/50.0/45.5/37.5, BP 0.943)`); absent: the CLI prints a table */
+  /** one human-readable line of the aggregate (e.g. `sacrebleu 48.53 (82.4/50.0/45.5/37.5, BP 0.943)`); absent: `hpt-bench score` prints the aggregate as JSON */
   text?: string;
 }
 
