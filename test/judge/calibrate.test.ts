@@ -387,6 +387,20 @@ describe('hpt-bench calibrate --judge (e2e, scripted judge)', () => {
     expect(readSaved(store, 'boolq')).toMatchObject({ hpiDataset: first.hpiDataset, n: first.n, source: 'judge' });
   });
 
+  it('an endpoint that is down from the start stops the calibration after the breaker\'s first ratings, not every sample', async () => {
+    const down = await startOpenAIServer(() => ({ status: 503 }));
+    try {
+      const r = await runCli(['calibrate', '--judge', 'openai:judge', '--base-url', down.url, '--dataset', 'boolq', '--data', boolqData, '--limit', '20', '--concurrency', '1', '--max-retries', '0', '--json', '--store', join(dir, 'down.db')]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^Error: .*503/m);
+      // BREAKER_BEFORE_SUCCESS ratings, one request each (no retries), instead of all 20
+      expect(down.requests.length).toBe(3);
+    } finally {
+      await down.close();
+    }
+  });
+
   it('--judge needs --dataset', async () => {
     const r = await runCli(['calibrate', '--judge', 'openai:judge', '--base-url', server.url, '--json']);
     expect(r.code).not.toBe(0);

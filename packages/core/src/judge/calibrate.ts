@@ -6,6 +6,7 @@
 import { fillTemplate, HptError, isModelCallError, type PromptPack, type Sample, stripBom } from '@hpt-bench/sdk';
 import { forEachConcurrent } from '../exec/pool.js';
 import { createRngFactory } from '../run/rng.js';
+import { OutageBreaker } from '../exec/breaker.js';
 import { judgeCallContext, judgedKind, judgeEntry, judgeGold, judgeUserMessage, type JudgeClient, type JudgeLevel, type RuleScores } from './judge.js';
 
 /**
@@ -213,13 +214,16 @@ export interface JudgeCalibrationResult extends CalibrationResult {
  * Estimate HPI_Dataset with an LLM judge: for each sample, the judge rates its plain task text (the
  * task template filled from the sample) with `judgeUserMessage(task, judgeGold(target), '0')`; the four scores give the
  * sample's mean, and HPI_Dataset is the mean over samples (`hpiFromRuleScores`, in input order). Invalid replies and
- * failed calls are left out.
- * @throws HptError `E_DATA` when no sample got valid scores (naming how many were invalid or errored); `E_TEMPLATE` when
- *   a sample lacks a placeholder; non-`ModelCallError` errors of the judge.
+ * failed calls are left out, unless the first `BREAKER_BEFORE_SUCCESS` ratings all fail (`OutageBreaker`, as `runJudge`).
+ * @throws ModelCallError of the last rating when the first `BREAKER_BEFORE_SUCCESS` ratings all failed (the endpoint
+ *   is down); HptError `E_DATA` when no sample got valid scores (naming how many were invalid or errored); `E_TEMPLATE`
+ *   when a sample lacks a placeholder; non-`ModelCallError` errors of the judge.
  */
 export async function runJudgeCalibration(options: JudgeCalibrationOptions): Promise<JudgeCalibrationResult> {
   const results: (RuleScores | null | undefined)[] = new Array(options.samples.length);
   let errored = 0;
+  let ratings = 0;
+  const breaker = new OutageBreaker(options.concurrency);
   async function* items(): AsyncGenerator<{ pos: number; sample: Sample }> {
     for (const [pos, sample] of options.samples.entries()) yield { pos, sample };
   }
@@ -228,10 +232,13 @@ export async function runJudgeCalibration(options: JudgeCalibrationOptions): Pro
     const gold = judgeGold(sample.target);
     try {
       const reply = await options.judge.rate(judgeUserMessage(prompt, gold, '0'), judgeCallContext(sample, 0, 'task', 'judge', 0, options.seed ?? 0));
+      breaker.success();
       results[pos] = reply.scores;
       await options.onRating?.({ sampleId: sample.id, prompt, gold, scores: reply.scores, raw: reply.text, structured: reply.structured });
     } catch (e) {
       if (!isModelCallError(e)) throw e;
+      // the endpoint is down from the start: stop instead of trying every sample (the judge run's breaker)
+      if (breaker.failure(ratings++) && !breaker.anySuccess) throw e;
       errored++;
       options.onError?.(`${options.datasetId} sample ${sample.id}: ${e.message}`);
       await options.onRating?.({ sampleId: sample.id, prompt, gold, scores: null, raw: null, structured: null, error: e.message });
