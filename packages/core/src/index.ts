@@ -2,6 +2,8 @@
  * @hpt-bench/core: the engine (DESIGN.md "Layout"). It implements the contracts of `@hpt-bench/sdk`, which it
  * re-exports so that host code (the CLI, tests) has one import; plugins import `@hpt-bench/sdk` only.
  */
+// tsyringe (the core's container) needs the Reflect metadata polyfill loaded before it: importing the core is enough
+import 'reflect-metadata';
 export * from '@hpt-bench/sdk';
 export * from './prompt/assemble.js';
 export * from './prompt/pack.js';
