@@ -1,5 +1,5 @@
 /**
- * Plugin scaffolds for `hpt-bench plugins new` (issue 14 §5 item 4): a working plugin package for one contribution
+ * Plugin scaffolds for `hpt-bench plugins new`: a working plugin package for one contribution
  * kind, in plain JavaScript (no build step, `static inject`) or TypeScript (`tsc`, `@inject` decorators,
  * `experimentalDecorators`). The package imports only `@hpt-bench/sdk`, bundles it (`bundleDependencies`, so
  * `hpt-bench plugins install file:<tarball>` works without a registry), and has the `hpt-bench` manifest and

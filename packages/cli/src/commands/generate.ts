@@ -22,7 +22,7 @@ const CHUNK = 1 << 20;
 
 /**
  * `hpt-bench generate`: write the records of a generated dataset (any plugin's generator) as JSONL.
- * Same parameters and seed => byte-identical file (issue #4 item 3).
+ * Same parameters and seed => byte-identical file (DESIGN.md "The four plugin kinds": generated datasets).
  */
 export default class Generate extends HptCommand {
   static override summary = 'Write the samples of a generated dataset as JSONL.';
