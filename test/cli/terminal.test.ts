@@ -1,5 +1,5 @@
 /**
- * Human-readable terminal output is inert (issue #13 item 11): control characters from a model id, dataset id or data
+ * Human-readable terminal output is inert: control characters from a model id, dataset id or data
  * (ANSI escapes, CR, BEL, C1 controls, bidi overrides) are shown as visible escapes in every table cell
  * (`TerminalTable`) and log/error line (`terminalSafe`). JSON output is not touched by these helpers.
  */

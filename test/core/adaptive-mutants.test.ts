@@ -1,5 +1,5 @@
 /**
- * Adaptive HPF cases that the mutation run of ladder/adaptive.ts showed untested (issue #13 item 12): reference mode
+ * Adaptive HPF cases that the mutation run of ladder/adaptive.ts showed untested: reference mode
  * solved at iteration m with no earlier failure (hpt.md §2.3 (a), (c): there is no failed attempt to re-parse), the
  * selector's call record and context, the selection history handed to the selector, sample meta, `taskTemplate`'s
  * fallbacks and the error codes. Expected values follow hpt.md §2.3 and the documented contracts, computed by hand.

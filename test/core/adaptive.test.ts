@@ -1,5 +1,5 @@
 /**
- * The adaptive HPF engine in process (hpt.md §2.3, §9 #3-#5; issue #6 items 1-2): the loop, the feedback sentence, the
+ * The adaptive HPF engine in process (hpt.md §2.3, §9 #3-#5): the loop, the feedback sentence, the
  * selector prompt and its parse, the strict one-score-per-sample accounting and the reference code's (a)-(c) quirks
  * under `--compat reference`, and the store round trip of selections (with the schema-v1 migration).
  */

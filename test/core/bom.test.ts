@@ -1,5 +1,5 @@
 /**
- * A UTF-8 byte order mark at the start of a JSON/JSONL file is ignored (issue #13 item 11): data files, prompt packs,
+ * A UTF-8 byte order mark at the start of a JSON/JSONL file is ignored: data files, prompt packs,
  * plugin manifests (package.json and a separate manifest file), `score` input files, annotations — all read through
  * the one helper `readJsonText` / `stripBom` of packages/sdk/src/files.ts.
  */

@@ -1,4 +1,4 @@
-/** The model-call cache (issue #5 item 1): key stability and sensitivity, SQLite get/put/stats/clear, what is never cached. */
+/** The model-call cache: key stability and sensitivity, SQLite get/put/stats/clear, what is never cached. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-/** Adaptive concurrency (issue #5 item 4): the AIMD limiter per endpoint. */
+/** Adaptive concurrency: the AIMD limiter per endpoint. */
 import { describe, expect, it } from 'vitest';
 import { AimdLimiter, EndpointLimiters, type LimiterOutcome, type ReleaseSlot } from '@hpt-bench/core';
 

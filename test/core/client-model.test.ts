@@ -1,4 +1,4 @@
-/** ModelClient (issue #5 items 1, 3, 4): cache -> endpoint limiter -> retries -> model, with fake models. */
+/** ModelClient: cache -> endpoint limiter -> retries -> model, with fake models. */
 import { describe, expect, it } from 'vitest';
 import {
   EndpointLimiters,

@@ -1,5 +1,5 @@
 /**
- * Mutation-testing companions of client-model.test.ts (issue #13 item 12): cases that kill the surviving mutants of
+ * Mutation-testing companions of client-model.test.ts: cases that kill the surviving mutants of
  * packages/core/src/exec/client.ts, the execution client (cache -> endpoint limiter -> retry -> model). Expected values
  * follow the documented contract of `ModelClient` (class doc, `ModelClientStats`, `ModelClientOptions`) and
  * `retryDelayMs` (bound = min(maxDelayMs, baseDelayMs * 2^attempt), wait = random() * bound), computed by hand.

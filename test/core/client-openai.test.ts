@@ -1,5 +1,5 @@
 /**
- * The real openai SDK against local servers (issue #5 item 3): HTTP failures become the right `ModelCallError` kinds
+ * The real openai SDK against local servers: HTTP failures become the right `ModelCallError` kinds
  * (with the server's retry-after hint), the SDK itself does not retry, and through a ModelClient the call succeeds.
  */
 import { createServer, type Server } from 'node:http';

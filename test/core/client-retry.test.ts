@@ -1,4 +1,4 @@
-/** Retry timing (issue #5 item 3): backoff with full jitter, the server's retry-after hints. */
+/** Retry timing: backoff with full jitter, the server's retry-after hints. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY, ModelCallError, parseRetryAfter, retryDelayMs, type RetryPolicy } from '@hpt-bench/core';
 

@@ -1,5 +1,5 @@
 /**
- * Manual-ladder cases that the mutation run of ladder/engine.ts showed untested (issue #13 item 12): `solved` of an
+ * Manual-ladder cases that the mutation run of ladder/engine.ts showed untested: `solved` of an
  * unsolved sample, calls that complete out of order, the per-replicate seed offset, the request context and call
  * record, the system template, sample meta, notes/iteration on attempts, `meanTokenProb` and `sumUsage`.
  * Expected values follow hpt.md §2.1-2.2 (Algorithm 1), §6 (message assembly), §9 #10 (mean token probability) and

@@ -1,5 +1,5 @@
 /**
- * The openai plugin against hostile or broken endpoints (issue #13 items 5, 9, 11), with the real openai SDK against
+ * The openai plugin against hostile or broken endpoints, with the real openai SDK against
  * local servers on 127.0.0.1:
  * - `timeoutMs` (`--timeout`) is a deadline for the whole response (headers and body): a server that stalls after the
  *   headers or trickles a byte at a time is given up on in time, the socket is closed, and the ModelClient retries it;
@@ -79,7 +79,7 @@ function body(message: unknown, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 }, ...extra });
 }
 
-describe('--timeout covers the whole response, body included (issue #13 item 5)', () => {
+describe('--timeout covers the whole response, body included', () => {
   it('headers then a stalled body: a retryable timeout within the deadline, and the socket is closed', async () => {
     const s = await server(() => ({ stall: true }));
     const started = Date.now();
@@ -153,7 +153,7 @@ describe('--timeout covers the whole response, body included (issue #13 item 5)'
   });
 });
 
-describe('--max-response-bytes caps what is read (issue #13 item 9)', () => {
+describe('--max-response-bytes caps what is read', () => {
   it('a 20 MB completion (chunked) fails with a non-retryable client error at the default 4 MiB, long before the body was sent', async () => {
     expect(DEFAULT_MAX_RESPONSE_BYTES).toBe(4 * MiB);
     const s = await server(() => ({ hugeText: 20_000_000 }));
@@ -238,7 +238,7 @@ describe('--max-response-bytes caps what is read (issue #13 item 9)', () => {
   });
 });
 
-describe('malformed answers never crash the run (issue #13 item 11)', () => {
+describe('malformed answers never crash the run', () => {
   it('content as an array of parts is joined as text; non-text parts (reasoning, images) are skipped', async () => {
     const parts = [{ type: 'thinking', thinking: [{ type: 'text', text: 'SECRET REASONING' }] }, { type: 'text', text: 'The answer ' }, 'is ', { type: 'text', text: 'Yes' }, { type: 'image_url', image_url: { url: 'x' } }];
     const s = await server(() => ({ raw: body({ role: 'assistant', content: parts }) }));
@@ -333,7 +333,7 @@ describe('malformed answers never crash the run (issue #13 item 11)', () => {
   });
 });
 
-describe('credentials and queries in the base URL (issue #13 item 11)', () => {
+describe('credentials and queries in the base URL', () => {
   it('user info is sent as HTTP Basic auth and appears in no endpoint, cache key or error', async () => {
     const s = await server((i) => (i === 0 ? { text: 'Yes' } : { status: 500, body: { error: { message: 'bad password s3cr@t for alice, token YWxpY2U6czNjckB0' } } }));
     const withCreds = s.url.replace('http://', 'http://alice:s3cr%40t@');

@@ -1,5 +1,5 @@
 /**
- * Issue 14 §5: the same plugin installed and passed with `--plugin DIR` — the development copy wins, the other copy is
+ * The same plugin installed and passed with `--plugin DIR` — the development copy wins, the other copy is
  * reported once (the CLI prints it as a one-line warning; test/e2e/third-party-plugin.test.ts checks that line). Two
  * `--plugin DIR`s of one package name still fail as "loaded twice".
  */

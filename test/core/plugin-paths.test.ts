@@ -1,6 +1,6 @@
 /**
  * Plugin paths stay inside the plugin root, import errors never quote a file, and a broken installed plugin is left
- * out with a reason (issue #13 item 11). Plugins are written to a temp dir; a "secret" file beside the plugin stands
+ * out with a reason. Plugins are written to a temp dir; a "secret" file beside the plugin stands
  * for `/etc/passwd`, so the tests also run where /etc/passwd differs.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Retry timing edge cases that the mutation run of exec/retry.ts showed untested (issue #13 item 12). Expected values
+ * Retry timing edge cases that the mutation run of exec/retry.ts showed untested. Expected values
  * come from the contracts documented on `retryDelayMs` / `parseRetryAfter` (full-jitter formula, "a finite delay ≥ 0",
  * "an invalid retry-after-ms falls back to retry-after") and RFC 9110 §10.2.3 / §5.6.7, computed by hand.
  */

@@ -161,7 +161,7 @@ describe('RunStore group commit', () => {
     await new Promise((r) => setTimeout(r, 60));
     const message = new RegExp(`cannot write to the store ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: UNIQUE.*1 of 1 queued writes lost`);
     expect(() => s.saveSample('r', result(1, 1))).toThrow(message);
-    // not reported once and forgotten (issue #13 item 1): the next writes fail the same way, with code E_STORE and exit code 1
+    // not reported once and forgotten: the next writes fail the same way, with code E_STORE and exit code 1
     let second: unknown;
     try {
       s.saveSample('r', result(2, 1));

@@ -1,5 +1,5 @@
 /**
- * Units behind issue #13's guarantees: the outage breaker's windows, the model client's response cap and store
+ * Units behind the robustness guarantees: the outage breaker's windows, the model client's response cap and store
  * failures, credential-free URLs and redaction, well-formed text for the store.
  */
 import { mkdtempSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * End-to-end (issue #6 item 1, "Done when"): the adaptive HPF through the built CLI, with the real openai SDK against
+ * End-to-end (hpt.md §2.3): the adaptive HPF through the built CLI, with the real openai SDK against
  * a scripted OpenAI-compatible server on 127.0.0.1. The server plays both the prompt-selector (scripted replies per
  * sample and iteration, including out-of-range levels and replies without a digit) and the evaluated model (right only
  * at a level the test chose per sample). HPI (x + i, or 5 + HPI_Dataset), accuracy, invalidSelections, level counts

@@ -1,6 +1,6 @@
 /**
- * End-to-end (built CLI, offline): files written by editors that put a UTF-8 byte order mark first are read (issue
- * #13 item 11): `--data` (.json and .jsonl), a `--ladder` file, a `--prices` file and a `--plugin DIR` whose
+ * End-to-end (built CLI, offline): files written by editors that put a UTF-8 byte order mark first are read:
+ * `--data` (.json and .jsonl), a `--ladder` file, a `--prices` file and a `--plugin DIR` whose
  * package.json starts with a BOM.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

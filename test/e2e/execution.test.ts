@@ -1,5 +1,5 @@
 /**
- * End-to-end (issue #5): the execution engine under failures, kills and re-runs, with the built CLI as a process and
+ * End-to-end: the execution engine under failures, kills and re-runs, with the built CLI as a process and
  * the real openai SDK against a scripted OpenAI-compatible server on 127.0.0.1. Samples are generated HiBench formula
  * items; the server answers each one right at a level the test chose (test/helpers/generic-ladder.ts), so every
  * expected number is computed here independently.
@@ -67,7 +67,7 @@ const levelsOut = (path: string) =>
     return [x.sampleId, x.level] as const;
   });
 
-describe('execution engine (issue #5)', () => {
+describe('execution engine', () => {
   let clean: Summary;
   const cleanOut = join(dir, 'clean.jsonl');
 

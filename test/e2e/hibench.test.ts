@@ -1,5 +1,5 @@
 /**
- * End-to-end (issue #4): `hpt-bench generate` for the HiBench scenarios and `hpt-bench run --dataset hibench/<scenario>`
+ * End-to-end: `hpt-bench generate` for the HiBench scenarios and `hpt-bench run --dataset hibench/<scenario>`
  * through the HPF ladder, with the built CLI as a process. The ladder test drives a local OpenAI-compatible server that
  * answers each sample right at a level the test chose; HPI, level counts, call counts and the per-configuration
  * HiBench aggregate are recomputed here independently.

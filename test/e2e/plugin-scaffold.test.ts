@@ -1,5 +1,5 @@
 /**
- * `hpt-bench plugins new DIR --kind <kind> [--typescript]` (issue 14 §5 item 4): every kind's scaffold, in JavaScript
+ * `hpt-bench plugins new DIR --kind <kind> [--typescript]`: every kind's scaffold, in JavaScript
  * and in TypeScript (compiled with the repository's tsc), is a plugin package that `--plugin DIR` loads: `list` shows its
  * contribution, and a run uses it. The scaffold's `@hpt-bench/sdk` dependency is linked to the repository's SDK here
  * (test/e2e/third-party-plugin.test.ts installs a plugin with its own packed SDK copy).

@@ -5,8 +5,7 @@
  * (`self-verify`, kind single-call) and the ladder `hpf6`. It is linked into a sandboxed oclif data dir
  * (XDG_* -> a temp dir), listed, run against the OpenAI-compatible test server, and uninstalled; the `--plugin DIR`
  * path and an invalid manifest are checked too. A broken installed plugin (invalid manifest, a module that throws on
- * import, a module path outside its root) is reported once as a warning and ignored unless a run needs it (issue #13
- * item 11).
+ * import, a module path outside its root) is reported once as a warning and ignored unless a run needs it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';

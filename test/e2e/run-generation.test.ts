@@ -3,7 +3,7 @@
  * against an OpenAI-compatible server on 127.0.0.1 that answers each level right or wrong by a rule this test knows.
  * The test computes the expected HPI, level counts and dataset metrics itself: which prediction each sample records
  * (the solving level's, else level 5's, hpt.md §3 "Counting at the last level"), then corpus BLEU / mean ROUGE over
- * those predictions with the metric functions (unit-tested against published values in test/metrics). (Issue #3.)
+ * those predictions with the metric functions (unit-tested against published values in test/metrics).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

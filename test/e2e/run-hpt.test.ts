@@ -2,7 +2,7 @@
  * End-to-end: the built CLI, as a process, runs the manual HPF ladder on the HPT representative sets
  * (../shared/data/hpt-representative) against an OpenAI-compatible server on 127.0.0.1 that answers each level's
  * graded prompt right or wrong by a rule this test knows. The test computes HPI, accuracy and level counts on its own
- * and checks the server never saw a call above a sample's solving level. (Issue #2, "Done when".)
+ * and checks the server never saw a call above a sample's solving level.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * End-to-end (issue #13 items 3, 4, 10), with built code in separate processes:
+ * End-to-end, with built code in separate processes:
  * - `hpt-bench sandbox check` as a process: the table, `--json`, exit 0 when every protection holds, 1 otherwise;
  * - descriptors a real evaluator process inherited from ITS parent (here: this test, which opens a host directory and
  *   a writable host file and hands them down at 30/100/200/251/300, as a shell's `exec 30</` would) never reach

@@ -1,4 +1,4 @@
-/** `hpt-bench score` as a process: metrics alone on plain-text and JSONL files (issue #3 item 7). */
+/** `hpt-bench score` as a process: metrics alone on plain-text and JSONL files. */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

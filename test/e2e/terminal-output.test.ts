@@ -1,6 +1,6 @@
 /**
  * End-to-end (built CLI, offline): hostile text from a model id never reaches the terminal as escape sequences, and
- * never reaches the Markdown report as HTML (issue #13 item 11). Two runs are stored: one by a `--plugin DIR` model
+ * never reaches the Markdown report as HTML. Two runs are stored: one by a `--plugin DIR` model
  * (written to a temp dir) whose id is full of ANSI/OSC escapes, BEL, CR, a C1 CSI, a bidi override and HTML, one by
  * `baseline:oracle`; then `runs`, `report --format table`, `report --format md`, `compare`, the run summary and an
  * error line are checked. `--json` output keeps the model id exactly (it is data).

@@ -1,5 +1,5 @@
 /**
- * End-to-end (issue 14 §2, §5): a third-party plugin built OUTSIDE the repository, in a temp dir, with its own
+ * End-to-end: a third-party plugin built OUTSIDE the repository, in a temp dir, with its own
  * package.json and its own installed dependencies — its own copy of @hpt-bench/sdk (the `npm pack` tarball of
  * packages/sdk, never a registry) and, in the TypeScript variant, its own tsyringe and reflect-metadata (tarballs packed
  * from the repository's node_modules; npm runs offline, so nothing comes from the network).

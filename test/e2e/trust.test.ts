@@ -1,5 +1,5 @@
 /**
- * End-to-end (issue #13): numbers you can trust at the edges. The built CLI runs as a process against the real openai
+ * End-to-end: numbers you can trust at the edges. The built CLI runs as a process against the real openai
  * SDK and a scripted OpenAI-compatible server on 127.0.0.1; each case is a fault a user, an endpoint or a disk
  * produces — a full disk, a changed data file, an endpoint that dies mid-run, two processes on one run, a huge reply,
  * SIGTERM, a bad --out, a read-only store, ill-formed text — and each checks that nothing is lost or doubled: the
@@ -89,7 +89,7 @@ const storedDone = (path: string): number => {
 
 const isRoot = process.getuid?.() === 0;
 
-describe('a store that cannot be written (item 1)', () => {
+describe('a store that cannot be written', () => {
   const mnt = join(dir, 'small-disk');
   let mounted = false;
   beforeAll(() => {
@@ -137,7 +137,7 @@ describe('a store that cannot be written (item 1)', () => {
   });
 });
 
-describe('resume keyed on the data content (item 6)', () => {
+describe('resume keyed on the data content', () => {
   it('a data file changed between a failed run and the re-run starts a new run (never mixed); --resume of the old run says the data changed', async () => {
     const store = join(dir, 'reversed.db');
     const file = join(dir, 'reversed.jsonl');
@@ -164,7 +164,7 @@ describe('resume keyed on the data content (item 6)', () => {
   });
 });
 
-describe('an endpoint that dies (item 7)', () => {
+describe('an endpoint that dies', () => {
   it('after some samples succeeded: the run stops once the recent samples all fail, is failed (not completed) with the reason, exit 1; the same command finishes it', async () => {
     const store = join(dir, 'outage.db');
     let served = 0;
@@ -201,7 +201,7 @@ describe('an endpoint that dies (item 7)', () => {
   });
 });
 
-describe('two processes, one configuration (item 8)', () => {
+describe('two processes, one configuration', () => {
   it('the second refuses with one line naming the running process; the first finishes alone, each sample evaluated once', async () => {
     const store = join(dir, 'twice.db');
     inject = (req) => ({ ...(right(req) as { text: string }), delayMs: 30 });
@@ -275,7 +275,7 @@ describe('replies and signals', () => {
   });
 });
 
-describe('stalled bodies and credentials (items 5, 11)', () => {
+describe('stalled bodies and credentials', () => {
   it('a server that sends headers then stalls, or trickles a byte at a time, cannot hang a run past --timeout', async () => {
     const store = join(dir, 'stall.db');
     inject = (req) => {
@@ -317,7 +317,7 @@ describe('stalled bodies and credentials (items 5, 11)', () => {
   });
 });
 
-describe('files and stores (item 11)', () => {
+describe('files and stores', () => {
   it('--out to a directory fails before any model call', async () => {
     const before = server.requests.length;
     const r = await runCli(args(join(dir, 'out.db'), '--out', dir));

@@ -17,7 +17,7 @@ export interface ReceivedRequest {
 
 /**
  * What the test's rule answers: a completion (optionally with per-token logprobs, optionally after `delayMs`), an HTTP
- * error, or `drop` (the connection is destroyed without a response, like a crashed proxy). Fault modes (issue #13):
+ * error, or `drop` (the connection is destroyed without a response, like a crashed proxy). Fault modes:
  * - `stall`: status `status` (default 200) and JSON headers, then `prefix` (default a partial completion) and nothing
  *   more, forever;
  * - `trickle`: status 200 and JSON headers, then one byte every `everyMs` ms forever (a valid JSON prefix, then spaces);
@@ -28,7 +28,7 @@ export interface ReceivedRequest {
  */
 export type Reply = { text: string; logprobs?: number[]; delayMs?: number } | { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true } | FaultReply;
 
-/** The fault-mode replies of `Reply` (issue #13). */
+/** The fault-mode replies of `Reply`. */
 export type FaultReply =
   | { stall: true; prefix?: string; status?: number }
   | { trickle: { everyMs: number } }
@@ -36,7 +36,7 @@ export type FaultReply =
   | { raw: string; status?: number; headers?: Record<string, string> };
 
 /**
- * What the server saw of its connections and fault-mode bodies (issue #13):
+ * What the server saw of its connections and fault-mode bodies:
  * - `connections`: TCP connections accepted; `openConnections()`: those not closed yet; `openRequestConnections()`:
  *   those not closed yet that carried at least one request (a client that aborts a request must close its socket;
  *   undici may open a fresh idle connection right after, which is not counted here);

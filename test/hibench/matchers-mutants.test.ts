@@ -1,5 +1,5 @@
 /**
- * Matcher cases that the mutation run of plugins/hibench/src/match/matchers.ts showed untested (issue #13 item 12):
+ * Matcher cases that the mutation run of plugins/hibench/src/match/matchers.ts showed untested:
  * the compat `number` matcher against containment (123 vs 12), hit-rate outline and custom separators, Python repr of
  * escapes and non-printables, number literals (exponents, leading point, hex), integer-string targets, the none/empty
  * literals, TreeStructure targets, answers without extraction, and the error codes and messages.

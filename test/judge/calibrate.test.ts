@@ -1,5 +1,5 @@
 /**
- * HPI_Dataset calibration (specs/hpt.md §2.4, §9 #21; issue #6 item 4): the core math and validation, `hpt-bench
+ * HPI_Dataset calibration (specs/hpt.md §2.4, §9 #21): the core math and validation, `hpt-bench
  * calibrate --annotations` on CSV and JSONL files (seeded random annotations against an independent computation, and
  * rows whose column means are HumanEval's published 4.625 / 4.75 / 4.625 / 4.75, which must give exactly 4.6875), one
  * clear error line for bad files, `--judge` against a scripted judge on 127.0.0.1, and `--save` read back by another

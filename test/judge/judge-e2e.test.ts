@@ -5,7 +5,7 @@
  * prompt. This test rebuilds every judged prompt on its own (from the prompt-pack JSON, the representative-set records
  * and the helper rule), computes the expected per-level rule means, totals, n and invalid, and checks the CLI's
  * `--json` against them, plus the helper wiring of levels 4 and 5, the BoolQ gold, the structured-output fallback on an
- * endpoint that rejects `response_format`, and the call cache. (Issue #6 item 3, "Done when".)
+ * endpoint that rejects `response_format`, and the call cache.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

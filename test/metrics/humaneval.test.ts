@@ -277,7 +277,7 @@ describe.skipIf(!hasData)('HumanEvalScorer reference mode (hpt.md §3: no check(
   });
 });
 
-describe.skipIf(!hasData)('HumanEval exit forgeries do not solve (issue #13 item 2)', () => {
+describe.skipIf(!hasData)('HumanEval exit forgeries do not solve', () => {
   const scorer = new HumanEvalScorer();
   const fence = (code: string): string => '```python\n' + code + '\n```';
   // HumanEval/2 truncate_number(number: float) -> float, a real problem of ../shared/data

@@ -1,5 +1,5 @@
 /**
- * Mutation-testing companions of numeric.test.ts (issue #13 item 12): cases that kill the surviving mutants of
+ * Mutation-testing companions of numeric.test.ts: cases that kill the surviving mutants of
  * plugins/metrics/src/numeric.ts. Expected values come from specs/hpt.md §4 "GSM8K" (reference parser), §9 #15 (strict
  * parser) and the scorer's documented contract (`#### <target>` oracle, random integer in [0, floor(2|t| + 10)]),
  * computed by hand.

@@ -1,5 +1,5 @@
 /**
- * Issue #13 item 10: the sandbox escape suite as a function (`checkSandbox`) and the HumanEval scorer's preflight.
+ * The sandbox escape suite as a function (`checkSandbox`) and the HumanEval scorer's preflight.
  * On this machine as root every protection must hold; the same suite must find the missing ones when the sandbox is
  * weakened (`isolate: false`: no mount namespace, no memory cgroup) or cannot run at all (a missing interpreter).
  */

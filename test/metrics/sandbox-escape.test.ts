@@ -1,5 +1,5 @@
 /**
- * Issue #13 items 2-4: hostile programs against the sandbox (plugins/metrics/src/sandbox.ts).
+ * Hostile programs against the sandbox (plugins/metrics/src/sandbox.ts).
  * - "passed" means the program ran to its end: exit forgeries (sys.exit(0), os._exit(0), SystemExit subclasses, atexit
  *   hooks, signals, a thread's os._exit, junk on the report channel) fail, correct programs pass;
  * - descriptors opened by this test process (a host directory, a writable host file), placed at 30/100/200/251/300
@@ -29,7 +29,7 @@ function ownMemoryCgroupDir(): string | undefined {
   return v2 ? path.join('/sys/fs/cgroup', v2.slice(3)) : undefined;
 }
 
-describe('exit forgeries never pass (issue #13 item 2)', () => {
+describe('exit forgeries never pass', () => {
   const forgeries: Record<string, string> = {
     'sys.exit(0)': 'import sys\nsys.exit(0)\nassert False',
     'exit(0) builtin': 'exit(0)\nassert False',
@@ -108,7 +108,7 @@ print(open("/proc/self/cmdline", "rb").read().count(b"\\0"))
   });
 });
 
-describe('descriptors of the evaluator never reach the program (issue #13 item 3)', () => {
+describe('descriptors of the evaluator never reach the program', () => {
   it.each([true, false])('directory and writable-file descriptors at 30/100/200/251/300 are closed (isolate %s)', async (isolate) => {
     const hostDir = mkdtempSync(path.join(work, 'fds-'));
     writeFileSync(path.join(hostDir, 'host-secret.txt'), 'secret');
@@ -171,7 +171,7 @@ print(hits)
   });
 });
 
-describe('per-run user ids and total memory (issue #13 item 4)', () => {
+describe('per-run user ids and total memory', () => {
   it.runIf(isRoot)('a fork bomb next to 6 concurrent correct programs that start a thread: all 6 pass', async () => {
     const bomb = 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass';
     const good = `
@@ -255,7 +255,7 @@ for i in range(60):
   });
 });
 
-describe('leftovers of a killed evaluator (issue #13 item 4)', () => {
+describe('leftovers of a killed evaluator', () => {
   /** A pid that no process has now: a child that already exited. */
   async function deadPid(): Promise<number> {
     const c = spawn('true');

@@ -1,5 +1,5 @@
 /**
- * The Markdown report shows hostile text as text (issue #13 item 11): raw HTML and link syntax from a model id, a
+ * The Markdown report shows hostile text as text: raw HTML and link syntax from a model id, a
  * dataset id or data (`<script>`, `<img onerror>`, `[x](javascript:...)`) is escaped by `mdText` in every cell, label,
  * title and note; the store path is a code span that a backtick cannot close.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #7 end to end: a store with several real runs made by the built CLI — BoolQ against an OpenAI-compatible test
+ * `hpt-bench report` end to end: a store with several real runs made by the built CLI — BoolQ against an OpenAI-compatible test
  * server under two model names, two generated HiBench runs (random and oracle baselines), an adaptive run under
  * `--compat reference` (samples with 0 or 2 score records) and IWSLT at two thresholds — then `hpt-bench report` in
  * every format and `hpt-bench compare`. Numbers are checked against the store read independently with SQL; the HTML

@@ -1,5 +1,5 @@
 /**
- * Issue #7 item 3, on synthetic data: bootstrap percentile intervals (contain the estimate, shrink with n, deterministic
+ * On synthetic data: bootstrap percentile intervals (contain the estimate, shrink with n, deterministic
  * for a seed), the records-weighted HPI/accuracy of adaptive reference runs, the paired comparison, and the pure table
  * renderers. Expected values are computed here independently of the report module.
  */

@@ -173,8 +173,8 @@ export function modelOptionsFrom(flags: { 'api-key-env': string; timeout: string
 }
 
 /**
- * Check that an endpoint flag is an http(s) URL (`file:///etc/passwd` or `ftp://` are rejected before any call; issue #13
- * item 7). The message does not repeat the URL's credentials.
+ * Check that an endpoint flag is an http(s) URL (`file:///etc/passwd` or `ftp://` are rejected before any call). The
+ * message does not repeat the URL's credentials.
  * @throws HptError `E_CONFIG` naming the flag.
  */
 export function checkEndpointUrl(flag: string, value: string): void {

@@ -1,5 +1,5 @@
 /**
- * Plugin scaffolds for `hpt-bench plugins new` (issue 14 §5 item 4): a working plugin package for one contribution
+ * Plugin scaffolds for `hpt-bench plugins new`: a working plugin package for one contribution
  * kind, in plain JavaScript (no build step, `static inject`) or TypeScript (`tsc`, `@inject` decorators,
  * `experimentalDecorators`). The package imports only `@hpt-bench/sdk`, bundles it (`bundleDependencies`, so
  * `hpt-bench plugins install file:<tarball>` works without a registry), and has the `hpt-bench` manifest and
@@ -265,10 +265,10 @@ function readme(name: string, kind: ScaffoldKind, id: string, ts: boolean): stri
   const build = ts ? 'npm install\nnpm run build            # tsc: src/index.ts -> dist/index.js (the manifest names dist/index.js)\n' : 'npm install              # installs @hpt-bench/sdk (no build step: index.js is what runs)\n';
   const tryIt: Record<ScaffoldKind, string> = {
     dataset: `hpt-bench run --plugin . --dataset ${id} --model baseline:oracle --json`,
-    strategy: `hpt-bench run --plugin . --dataset boolq --split mini --ladder hpf-${id} --model baseline:random --json`,
-    model: `hpt-bench run --plugin . --dataset boolq --split mini --model ${id}:True --json`,
+    strategy: `hpt-bench run --plugin . --dataset <dataset> --split mini --ladder hpf-${id} --model baseline:random --json`,
+    model: `hpt-bench run --plugin . --dataset <dataset> --split mini --model ${id}:True --json`,
     scorer: `hpt-bench run --plugin . --dataset <a dataset whose manifest names scorer '${id}'> --model baseline:oracle --json`,
-    selector: `hpt-bench run --plugin . --dataset boolq --split mini --mode adaptive --selector ${id} --model baseline:random --json`,
+    selector: `hpt-bench run --plugin . --dataset <dataset> --split mini --mode adaptive --selector ${id} --model baseline:random --json`,
   };
   return `# ${name}
 
@@ -280,7 +280,7 @@ The manifest is the \`hpt-bench\` field of package.json; the plugin author's gui
 
 \`\`\`sh
 ${build}hpt-bench list --plugin .                # the ${kind} '${id}' is listed (origin: local)
-${tryIt[kind]}
+${kind === 'dataset' || kind === 'scorer' ? '' : 'hpt-bench list datasets --json           # <dataset> below: one with a shipped mini split\n'}${tryIt[kind]}
 \`\`\`
 
 \`--plugin DIR\` loads the plugin from this directory for one command; when the same plugin is also installed, this

@@ -1,6 +1,7 @@
 /**
- * Human-readable terminal output made inert (issue #13 item 11): every table the CLI prints goes through
- * `TerminalTable`, every log and error line through `terminalSafe`. `--json` output is data and stays raw.
+ * Human-readable terminal output made inert (no control character or escape sequence of stored text reaches the
+ * terminal): every table the CLI prints goes through `TerminalTable`, every log and error line through
+ * `terminalSafe`. `--json` output is data and stays raw.
  */
 import Table from 'cli-table3';
 

@@ -20,7 +20,7 @@ export function isHptError(e: unknown): e is HptError {
   return e instanceof HptError || (e instanceof Error && (e.name === 'HptError' || e.name === 'ModelCallError') && typeof (e as HptError).code === 'string');
 }
 
-/** Why a model call failed (issue #5): decides whether it is retried and how the run records it. */
+/** Why a model call failed: decides whether it is retried and how the run records it. */
 export type ModelCallErrorKind = 'rate-limit' | 'server' | 'timeout' | 'connection' | 'client';
 
 /**

@@ -17,7 +17,7 @@ function header(headers: HeaderSource, name: string): string | undefined {
 const NUMBER = /^\s*\d+(?:\.\d+)?\s*$/;
 
 /**
- * The server's retry hint in milliseconds, or undefined when there is none or it is unusable (issue #5 item 3).
+ * The server's retry hint in milliseconds, or undefined when there is none or it is unusable.
  * - `retry-after-ms` (OpenAI, Azure): milliseconds, a non-negative decimal (e.g. `1500`, `12.5`) — wins when valid;
  * - `retry-after` (RFC 9110 §10.2.3): seconds as a non-negative decimal (`2`, `0.5`), or an HTTP date, taken relative to
  *   `now` (a date already past gives 0: retry at once).

@@ -10,7 +10,7 @@ function approxTokens(text: string): number {
 }
 
 /**
- * Deterministic baseline models, for smoke tests, demos and sanity bounds (issue #2 item 6).
+ * Deterministic baseline models, for smoke tests, demos and sanity bounds.
  * - `baseline:oracle`: every graded call answers with the target in the form the dataset's scorer accepts
  *   (`scorer.renderTarget`), so every sample is solved at level 1 in strict mode.
  * - `baseline:random`: every graded call answers with a valid random answer (`scorer.randomAnswer`) drawn from a

@@ -49,7 +49,7 @@ export function configKey(r: HibenchRecord): string {
 }
 
 /**
- * A record as a ladder sample (issue #4 item 4). Input fields for the generic prompt pack: `question` = the task text
+ * A record as a ladder sample. Input fields for the generic prompt pack: `question` = the task text
  * with its ICL prefix (the user prompt without the answer-format sentence), `format`, `format_cot`, `exemplars`,
  * `system` (the scenario's system prompt), plus `prompt` (the exact HiBench user message). `meta` keeps what the
  * matchers and the per-configuration aggregation need.

@@ -1,5 +1,5 @@
 /**
- * Shared shapes of the HiBench generators and matchers (specs/hibench.md; issue #4 item 3 gives the record layout).
+ * Shared shapes of the HiBench generators and matchers (specs/hibench.md).
  */
 import type { CompatMode, Json } from '@hpt-bench/sdk';
 
@@ -16,7 +16,7 @@ export type IclMode = 'zero' | 'one' | 'few';
 export type Notation = 'infix' | 'prefix' | 'postfix';
 
 /**
- * A tree as stored in a record (issue #4 item 3): `children` maps a node id (as a string key) to its ordered child
+ * A tree as stored in a record: `children` maps a node id (as a string key) to its ordered child
  * list (rendering order = creation order, §3.0); leaves may be absent from `children`. `side` (binary trees only) maps a
  * non-root node to the side of the edge from its parent, `L` or `R`.
  * Example: `{"root": 3, "children": {"3": [2, 1], "2": [0]}, "side": {"2": "L", "1": "R", "0": "R"}}`.
@@ -64,7 +64,7 @@ export interface Exemplar {
 }
 
 /**
- * One generated query: one line of `hpt-bench generate` (issue #4 item 3). Self-describing: the prompt the model sees,
+ * One generated query: one line of `hpt-bench generate`. Self-describing: the prompt the model sees,
  * the reference answer, how to score it, and every parameter needed to regenerate it.
  * - `id`: unique within a suite, stable for a given seed (`<scenario>/<task>/<preset>/.../<representation>/<icl>`).
  * - `system` / `prompt`: the system and user messages of specs/hibench.md §2 (ICL prefix included in `prompt`).
@@ -116,7 +116,7 @@ export interface SuiteFilter {
 }
 
 /**
- * A validated filter in the values records carry (issue #4: `--task`, `--preset`, ... of `run --data FILE` select
+ * A validated filter in the values records carry (`--task`, `--preset`, ... of `run --data FILE` select
  * exactly what the generator would generate): formula preset shortcuts and JSON task groups already expanded.
  * An absent `representations`/`semantics` means the scenario has none.
  */

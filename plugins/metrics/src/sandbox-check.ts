@@ -1,5 +1,5 @@
 /**
- * The sandbox escape suite (issue #13 item 10): `checkSandbox()` runs hostile Python programs through the real
+ * The sandbox escape suite: `checkSandbox()` runs hostile Python programs through the real
  * sandbox (`runPython`, see sandbox.ts) on this machine and reports, per protection, whether it held. It backs
  * `hpt-bench sandbox check` and the HumanEval scorer's preflight, which refuses to execute model code when a
  * protection is missing (unless `--unsafe-sandbox`).
@@ -205,7 +205,10 @@ print(json.dumps(r))
   }
 }
 
-/** Descriptor numbers the escape suite places in the sandbox (those issue #13 found reaching model code). */
+/**
+ * Descriptor numbers the escape suite places in the sandbox (inherited without close-on-exec, they would reach model
+ * code: sandbox.ts "Descriptors").
+ */
 export const INHERITED_FD_NUMBERS = [30, 100, 200, 251, 300] as const;
 
 async function checkDescriptors(base: RunPythonOptions, hostDir: string): Promise<ProtectionResult> {

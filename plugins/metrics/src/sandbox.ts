@@ -1,6 +1,6 @@
 /**
- * A sandbox for running model-written Python (HumanEval, specs/hpt.md §3, §9 #2; specs/deps.md last paragraphs;
- * issue #13 items 2-4 and 10).
+ * A sandbox for running model-written Python (HumanEval, specs/hpt.md §3, §9 #2; specs/deps.md last
+ * paragraphs).
  *
  * Every run gets a fresh temporary directory `hpt-sbx-<evaluator pid>-XXXXXX` (removed afterwards) holding the program
  * as `main.py`, and starts the harness `python -I -B -c HARNESS` detached (its own process group), with a minimal
@@ -9,11 +9,11 @@
  * the WHOLE process group is killed with SIGKILL. The call never hangs: it resolves at the latest a few seconds after
  * the timeout.
  *
- * "Passed" means the program ran to its end (issue #13 item 2). The harness (HARNESS below, run by the same
- * interpreter before any model code) does, in this order:
+ * "Passed" means the program ran to its end (hpt.md §3: it runs without raising). The harness (HARNESS below, run by
+ * the same interpreter before any model code) does, in this order:
  *   1. reads a 32-character random nonce, fresh per run, from its stdin (a pipe the evaluator writes once and closes),
  *      then points fd 0 at /dev/null: the nonce is in no file, argument, environment variable or program text;
- *   2. closes every descriptor above 2 except the report channel, fd 4 (item 3: see "Descriptors");
+ *   2. closes every descriptor above 2 except the report channel, fd 4 (see "Descriptors");
  *   3. compiles and runs main.py as `__main__` (as `python main.py` would: `__file__`, `sys.argv`, the module in
  *      `sys.modules`); any exception propagates, SystemExit included, and ends the process with Python's usual exit
  *      status and traceback;
@@ -55,13 +55,13 @@
  * - `unavailable`: not even `basic` could run Python (e.g. no python3 readable by the sandbox user); every run returns
  *   status `error`.
  *
- * Descriptors (issue #13 item 3): descriptors the evaluator inherited without close-on-exec (a shell's `exec 30</`,
+ * Descriptors: descriptors the evaluator inherited without close-on-exec (a shell's `exec 30</`,
  * a supervisor's pipe) would otherwise reach the program through spawn, and a directory descriptor lets it `fchdir`
  * out of the private root. The harness closes every descriptor except 0-2 and its report channel before model code
  * runs: those listed in /proc/self/fd (the private /proc), then `os.closerange` (close_range(2)) up to 65535 as a
  * second net. Only our own tools (`sh`, `timeout`, `unshare`, `setpriv`, `prlimit`) run while they are still open.
  *
- * Users (issue #13 item 4): RLIMIT_NPROC counts every process (and thread) of a user id machine-wide, so when all
+ * Users: RLIMIT_NPROC counts every process (and thread) of a user id machine-wide, so when all
  * runs shared `nobody`, one forking program made concurrent correct programs fail with "can't start new thread".
  * As root, every run gets a user and group id of its own, unique among the sandboxes running on this machine (in
  * this PID namespace): 2^30 + (evaluator pid mod 2^22) * 256 + slot, where slot 0-254 is the run's concurrency slot
@@ -69,7 +69,7 @@
  * module instance, so a process should run its sandboxes through one copy of it). The ids need no /etc/passwd entry;
  * `maxProcesses` is then a per-run bound.
  *
- * Memory (issue #13 item 4): RLIMIT_AS bounds each process's address space (a large allocation fails with
+ * Memory: RLIMIT_AS bounds each process's address space (a large allocation fails with
  * MemoryError), but not the sum over a forking program's processes (maxProcesses x memoryMb) nor memory that is never
  * mapped (memfd or tmpfs files: up to open files x RLIMIT_FSIZE per process). When the evaluator's memory cgroup
  * (v1 `memory` hierarchy, or v2 with `memory` in its `cgroup.subtree_control`) is writable, every run joins a cgroup
@@ -81,7 +81,7 @@
  * maxProcesses x memoryMb plus open files x 16 MiB of memfd/tmpfs pages per process, and `checkSandbox` reports the
  * `memory` protection as missing.
  *
- * Leftovers (issue #13 item 4): a SIGKILLed evaluator cannot remove its temp dirs and cgroups. The first run of a
+ * Leftovers: a SIGKILLed evaluator cannot remove its temp dirs and cgroups. The first run of a
  * process (per temp dir) removes `hpt-sbx-<pid>-*` temp dirs and cgroups whose owner is dead (no /proc/<pid>, or a
  * process with that pid that started after the entry was made); `cleanStaleSandboxes` does it on demand.
  *

@@ -1,5 +1,5 @@
 /**
- * The openai plugin's HTTP guards (issue #13 items 9 and 11): a `fetch` that reads response bodies incrementally and
+ * The openai plugin's HTTP guards: a `fetch` that reads response bodies incrementally and
  * gives up as soon as one exceeds a byte cap, and the split of a user's base URL into what requests use, what may be
  * shown (the credential-free `endpoint`) and the secrets error messages must never contain.
  */
@@ -124,7 +124,7 @@ export function cappedFetch(maxBytes: number, inner: FetchLike = (input, init) =
 }
 
 /**
- * A base URL taken apart (issue #13 item 11):
+ * A base URL taken apart (DESIGN.md "Conventions": secrets):
  * - `requestBase`: what the SDK is given as `baseURL`: scheme, host, port and path, without user info, query or fragment;
  * - `endpoint`: the same string, the model's `endpoint` (cache key, limiter unit, logs, error messages);
  * - `query`: the base URL's query parameters, sent with every request (the SDK's `defaultQuery`), never shown;

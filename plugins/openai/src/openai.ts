@@ -23,7 +23,7 @@ export interface OpenAIModelOptions {
   timeoutMs?: number;
   /**
    * retries inside the openai SDK; default 0. hpt-bench's ModelClient retries failed calls itself (backoff, retry-after,
-   * adaptive concurrency on 429 — issue #5), so leave this at 0 under `hpt-bench run`: SDK retries would hide 429s from
+   * adaptive concurrency on 429), so leave this at 0 under `hpt-bench run`: SDK retries would hide 429s from
    * the limiter and multiply the retry budget. Useful only when the model is used on its own.
    */
   maxRetries?: number;
@@ -54,8 +54,8 @@ export class OpenAIChatModel implements Model {
   readonly id: string;
   /**
    * The base URL requests go to, without user info, query or fragment (scheme, host, port, path: e.g.
-   * `http://127.0.0.1:8000/v1`): the cache key's endpoint, the unit of the adaptive concurrency limit (issue #5), and
-   * what errors name. Never contains credentials (issue #13 item 11).
+   * `http://127.0.0.1:8000/v1`): the cache key's endpoint, the unit of the adaptive concurrency limit, and
+   * what errors name. Never contains credentials (DESIGN.md "Conventions": secrets).
    */
   readonly endpoint: string;
   /** The deadline of one request (headers + body), ms. */
@@ -124,7 +124,7 @@ export class OpenAIChatModel implements Model {
    * `maxResponseBytes` far. The answer is checked and normalised by `completionFromBody` (non-string content, usage
    * counts, finish reason, logprobs).
    * @returns `{text, logprobs?, usage: {promptTokens, completionTokens} (non-negative integers), finishReason, latencyMs}`
-   * @throws `ModelCallError` (retryable by the ModelClient, issue #5 item 3): `rate-limit` on HTTP 429 (with
+   * @throws `ModelCallError` (retryable by the ModelClient): `rate-limit` on HTTP 429 (with
    *   `retryAfterMs` from `retry-after-ms` / `retry-after`), `server` on 5xx or a malformed body, `timeout` when the
    *   response (headers and body) was not complete within `timeoutMs` (or HTTP 408), `connection` when the endpoint is
    *   unreachable or dropped the connection; not retryable: `client` on other 4xx (e.g. 400 context length, 422), on a

@@ -1,5 +1,5 @@
 /**
- * Turning whatever an OpenAI-compatible endpoint answered into a `ModelResponse` (issue #13 items 9 and 11): the body is
+ * Turning whatever an OpenAI-compatible endpoint answered into a `ModelResponse`: the body is
  * untrusted JSON, so every field is checked and normalised here instead of trusted by type.
  */
 import { HptError, ModelCallError, type ModelResponse } from '@hpt-bench/sdk';

@@ -41,9 +41,9 @@ at least 1; --limit caps it) and asks the judge to rate each sample's plain task
 
 --save stores the value as the dataset's HPI_Dataset in --store for later runs.`;
   static override examples = [
-    '<%= config.bin %> calibrate --annotations humaneval-annotations.csv',
+    '<%= config.bin %> calibrate --annotations annotations.csv',
     '<%= config.bin %> calibrate --annotations scores.jsonl --dataset my-dataset --save --json',
-    '<%= config.bin %> calibrate --judge openai:gpt-4o --dataset gsm8k --data gsm8k-test.jsonl --fraction 0.05 --seed 1 --save',
+    '<%= config.bin %> calibrate --judge openai:gpt-4o --dataset my-dataset --data samples.jsonl --fraction 0.05 --seed 1 --save',
   ];
 
   static override flags = {

@@ -21,25 +21,26 @@ export interface GenerateSummary {
 const CHUNK = 1 << 20;
 
 /**
- * `hpt-bench generate`: write the records of a generated dataset (HiBench scenarios and community generators) as JSONL.
- * Same parameters and seed => byte-identical file (issue #4 item 3).
+ * `hpt-bench generate`: write the records of a generated dataset (any plugin's generator) as JSONL.
+ * Same parameters and seed => byte-identical file (DESIGN.md "The four plugin kinds": generated datasets).
  */
 export default class Generate extends HptCommand {
-  static override summary = 'Write the samples of a generated dataset (e.g. a HiBench scenario) as JSONL.';
+  static override summary = 'Write the samples of a generated dataset as JSONL.';
   static override description = `Generates every record of the suite (or the part the filters select), one self-describing JSON object per line:
 id, scenario, task, preset, representation, icl, system, prompt, target, matcher, seed, params, args and the structure,
 formula or document it asks about. With no filters, the full default suite: all tasks x presets x representations x ICL
 modes. The file is written to a temporary name and renamed when complete. Feed it back with
-\`hpt-bench run --dataset <same dataset> --data FILE.jsonl\`.`;
+\`hpt-bench run --dataset <same dataset> --data FILE.jsonl\`. The generated datasets and the filters each declares,
+with their values, are listed by \`hpt-bench list datasets --json\` (FILTERS below: those of the installed plugins).`;
   static override examples = [
-    '<%= config.bin %> generate hibench/binary-tree --out binary.jsonl',
-    '<%= config.bin %> generate hibench/multiple-tree --task remove_node --representation hierarchy --icl zero --seed 7 --out remove.jsonl',
-    '<%= config.bin %> generate hibench/formula --preset easy --task calculate --out - | head -n 1',
-    '<%= config.bin %> generate hibench/json --filter semantics=nonsense --filter task=path_finding --out paths.jsonl',
+    '<%= config.bin %> list datasets --json',
+    '<%= config.bin %> generate <dataset> --out samples.jsonl',
+    '<%= config.bin %> generate <dataset> --task <task> --seed 7 --out part.jsonl',
+    '<%= config.bin %> generate <dataset> --filter <name>=<value>[,<value>...] --limit 1 --out -',
   ];
 
   static override args = {
-    dataset: Args.string({ description: 'a generated dataset id, e.g. hibench/binary-tree, hibench/multiple-tree, hibench/json, hibench/formula', required: true }),
+    dataset: Args.string({ description: 'a generated dataset id (see `hpt-bench list datasets`)', required: true }),
   };
 
   static override flags = {
@@ -59,7 +60,7 @@ modes. The file is written to a temporary name and renamed when complete. Feed i
     checkFilters(dc.id, dc.decl, filters);
     const dataset = dc.decl.module ? await instantiate<Dataset>(container, dc) : undefined;
     if (!dataset?.generate) {
-      throw new HptError('E_CONFIG', `dataset ${dc.qualifiedId} is not generated; \`generate\` works for generated datasets such as hibench/binary-tree (see \`hpt-bench list datasets\`)`);
+      throw new HptError('E_CONFIG', `dataset ${dc.qualifiedId} is not generated; \`generate\` works for generated datasets only (see \`hpt-bench list datasets\`)`);
     }
     const compat = flags.compat as CompatMode;
     const records = dataset.generate({ seed: flags.seed, compat, filters });

@@ -34,9 +34,9 @@ four rule scores 1-5 (structured output, or parsed from text when the endpoint r
 of each rule score and their mean (total). Replies whose scores cannot be read count as invalid and are left out.
 Model calls are cached in --store, so re-running the same command makes no requests.`;
   static override examples = [
-    'OPENAI_API_KEY=... <%= config.bin %> judge --model openai:gpt-4o-2024-08-06 --dataset boolq --data boolq.json',
-    '<%= config.bin %> judge --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --dataset boolq,csqa --data boolq.json --data csqa.json --json',
-    '<%= config.bin %> judge --model openai:gpt-4o --helper-model openai:gpt-4o-mini --dataset gsm8k --data gsm8k.json --limit 20 --out judge.jsonl',
+    'OPENAI_API_KEY=... <%= config.bin %> judge --model openai:gpt-4o-2024-08-06 --dataset my-dataset --data samples.json',
+    '<%= config.bin %> judge --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --dataset my-dataset,other-dataset --data my.json --data other.json --json',
+    '<%= config.bin %> judge --model openai:gpt-4o --helper-model openai:gpt-4o-mini --dataset my-dataset --data samples.json --limit 20 --out judge.jsonl',
   ];
 
   static override flags = {

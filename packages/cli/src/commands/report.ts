@@ -9,7 +9,7 @@ const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
 type Format = (typeof FORMATS)[number];
 
 /**
- * `hpt-bench report`: tables, charts and statistics over stored runs (issue #7). HPI and accuracy carry seeded bootstrap
+ * `hpt-bench report`: tables, charts and statistics over stored runs. HPI and accuracy carry seeded bootstrap
  * 95% percentile intervals over samples; `md`/`csv` give the paper layouts the plugins' report views declare (the
  * built-ins: hpt.md §7.1-7.3, hibench.md §4.5-4.6); `html` is one self-contained page with inline SVG charts and the
  * per-sample ladder trace.

@@ -11,14 +11,15 @@ export default class Run extends HptCommand {
   static override summary = 'Climb the HPF ladder on every sample of a dataset and report the HPI.';
   static override description = `For each sample, try the ladder's levels in order (default: the five HPT levels role, zero-shot-cot,
 three-shot-cot, least-to-most, generated-knowledge), stop at the first level the scorer accepts, and record that
-level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQLite (--store) as they finish.`;
+level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQLite (--store) as they finish.
+The dataset ids, their shipped splits and (generated datasets) their filters: \`hpt-bench list datasets --json\`.`;
   static override examples = [
-    '<%= config.bin %> run --dataset boolq --split mini --model baseline:random',
-    'OPENAI_API_KEY=... <%= config.bin %> run --dataset gsm8k --data gsm8k-test.jsonl --model openai:gpt-4o-mini --limit 50',
-    '<%= config.bin %> run --dataset csqa --data csqa.json --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --json',
-    '<%= config.bin %> run --dataset hibench/binary-tree --task mirror_tree --representation hierarchy --icl zero --limit 20 --model baseline:oracle',
-    '<%= config.bin %> run --mode adaptive --selector openai:llama3 --dataset boolq --data boolq.json --model openai:gpt-4o-mini --limit 50',
-    '<%= config.bin %> run --mode adaptive --selector fixed:2 --dataset csqa --split mini --model baseline:random',
+    '<%= config.bin %> run --dataset <id> --split mini --model baseline:random',
+    'OPENAI_API_KEY=... <%= config.bin %> run --dataset my-dataset --data samples.jsonl --model openai:gpt-4o-mini --limit 50',
+    '<%= config.bin %> run --dataset my-dataset --data samples.json --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --json',
+    '<%= config.bin %> run --dataset <generated dataset> --task <task> --limit 20 --model baseline:oracle',
+    '<%= config.bin %> run --mode adaptive --selector openai:llama3 --dataset my-dataset --data samples.json --model openai:gpt-4o-mini --limit 50',
+    '<%= config.bin %> run --mode adaptive --selector fixed:2 --dataset <id> --split mini --model baseline:random',
   ];
 
   static override flags = {
@@ -42,14 +43,14 @@ level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQ
     out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
     replicates: Flags.integer({ description: 'replicates per sample: climb each ladder N times (pass@k uses them)', default: 1, min: 1, max: 1000 }),
     samples: Flags.integer({ description: 'deprecated alias of --replicates', min: 1, max: 1000, hidden: true }),
-    threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required for iwslt (sentence BLEU) and samsum (ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
+    threshold: Flags.string({ description: 'solve threshold for metric-solved datasets, required by the scorers that grade by a metric score (e.g. sentence BLEU, ROUGE-1 F1); the paper uses 0.15 and 0.20' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail the run, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     'hpi-dataset': Flags.string({ description: "HPI_Dataset: the penalty added to m for an unsolved sample (default: a value saved with `calibrate --save` in --store, else the dataset's constant; generated datasets declare a documented default)" }),
     resume: Flags.string({ description: 'continue this run id (see `hpt-bench runs`) with its stored configuration; recorded samples are kept', helpGroup: 'EXECUTION' }),
     new: Flags.boolean({ description: 'start a new run even when an unfinished run with the same configuration exists (default: continue it)', default: false, helpGroup: 'EXECUTION' }),
     'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
     'max-response-bytes': Flags.integer({ description: 'largest model response in bytes (HTTP body and completion text): a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, max: 268_435_456, helpGroup: 'EXECUTION' }),
-    'unsafe-sandbox': Flags.boolean({ description: 'execute model-written code (HumanEval) even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
+    'unsafe-sandbox': Flags.boolean({ description: 'let scorers that run model code execute it even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
     prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
     ...filterFlags,
     ...endpointFlags,

@@ -20,7 +20,7 @@ export interface RunListing {
   error: string | null;
 }
 
-/** `hpt-bench runs`: the runs of a store and their state (issue #5 item 2). */
+/** `hpt-bench runs`: the runs of a store and their state. */
 export default class Runs extends HptCommand {
   static override summary = 'List the runs in the store: state, dataset, model, samples done and errored, HPI.';
   static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues

@@ -1,5 +1,5 @@
 /**
- * The HTML report (issue #7 item 5): ONE self-contained file — inline CSS, inline SVG charts rendered in Node
+ * The HTML report (`report --format html`): ONE self-contained file — inline CSS, inline SVG charts rendered in Node
  * (`charts.ts`), one small inline script (the trace filter), a Content-Security-Policy that forbids every network
  * load, and no external fonts, scripts, styles or images. All stored text (model output, prompts, ids) is HTML-escaped.
  */

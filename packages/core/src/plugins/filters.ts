@@ -64,7 +64,7 @@ export function checkFilters(datasetId: string, decl: Pick<DatasetDecl, 'filters
         'E_CONFIG',
         declared.length
           ? `dataset ${datasetId} has no filter --${name} (it accepts: ${declared.map((d) => `--${d.name}`).join(', ')})`
-          : `dataset ${datasetId} is not generated and takes no generator filter (--${name}); filters apply to generated datasets such as hibench/binary-tree`,
+          : `dataset ${datasetId} is not generated and takes no generator filter (--${name}); filters apply to generated datasets (see \`hpt-bench list datasets --json\` for each dataset's filters)`,
       );
     }
     if (!f.values) continue;

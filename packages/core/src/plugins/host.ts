@@ -23,7 +23,7 @@ export interface DiscoverOptions {
   onBroken?: (plugin: BrokenPlugin) => void;
   /**
    * Called once for each built-in or installed plugin left out because a `--plugin DIR` plugin has the same package
-   * name: the development copy wins (issue 14 §5). The CLI prints it as a one-line warning naming both locations.
+   * name: the development copy wins. The CLI prints it as a one-line warning naming both locations.
    */
   onOverride?: (override: PluginOverride) => void;
 }

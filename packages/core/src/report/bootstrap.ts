@@ -1,7 +1,7 @@
 /**
- * Seeded bootstrap percentile intervals (issue #7 item 3). Everything here is pure and deterministic for a seed: the
- * resampling stream is a 32-bit mulberry32 generator seeded from a string hash of `${seed}:${stream}`, so the interval
- * of one run does not depend on which other runs are in the same report.
+ * Seeded bootstrap percentile intervals (`hpt-bench report`, `hpt-bench compare`). Everything here is pure and
+ * deterministic for a seed: the resampling stream is a 32-bit mulberry32 generator seeded from a string hash of
+ * `${seed}:${stream}`, so the interval of one run does not depend on which other runs are in the same report.
  */
 
 import type { Interval } from '@hpt-bench/sdk';
@@ -18,7 +18,7 @@ export interface BootstrapOptions {
   stream?: string;
 }
 
-/** Default number of bootstrap resamples (issue #7: B = 2000). */
+/** Default number of bootstrap resamples (B = 2000). */
 export const DEFAULT_RESAMPLES = 2000;
 
 /** A point estimate with its bootstrap percentile interval (`ci` is null when there is nothing to resample). */

@@ -1,5 +1,5 @@
 /**
- * Paired comparison of two runs (issue #7 item 3, `hpt-bench compare`): per-sample differences of HPI and of accuracy
+ * Paired comparison of two runs (`hpt-bench compare`): per-sample differences of HPI and of accuracy
  * on the samples both runs scored, with seeded bootstrap percentile intervals.
  */
 import { HptError } from '@hpt-bench/sdk';

@@ -1,6 +1,6 @@
 /**
- * Keeping secrets out of what is stored, cached, logged and printed (DESIGN.md "Conventions": secrets; issue #13
- * item 11): API keys come from the environment, and credentials a user puts into a base URL
+ * Keeping secrets out of what is stored, cached, logged and printed (DESIGN.md "Conventions": secrets): API
+ * keys come from the environment, and credentials a user puts into a base URL
  * (`http://user:key@host/v1`, `...?api-key=...`) are removed before the URL is stored or shown.
  */
 

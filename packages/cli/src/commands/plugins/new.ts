@@ -6,7 +6,7 @@ import { HptCommand } from '../../base.js';
 import { SCAFFOLD_KINDS, scaffoldPlugin, type ScaffoldKind } from '../../scaffold.js';
 
 /**
- * `hpt-bench plugins new DIR --kind <kind> [--typescript]` (issue 14 §5 item 4): write a working plugin package from a
+ * `hpt-bench plugins new DIR --kind <kind> [--typescript]`: write a working plugin package from a
  * template. It sits in the `plugins` topic beside @oclif/plugin-plugins' install/link/uninstall (which has no `new`).
  */
 export default class PluginsNew extends HptCommand {

@@ -8,16 +8,16 @@ import { HptCommand, TerminalTable } from '../../base.js';
  * `code-exec`), through the registry (`runEnvironmentChecks`).
  */
 export default class SandboxCheck extends HptCommand {
-  static override summary = 'Check that the code sandbox (HumanEval) holds on this machine: run its escape suite.';
+  static override summary = 'Check that the code sandbox (scorers that run model code) holds on this machine: run its escape suite.';
   static override description = [
     'Runs hostile Python programs through the sandbox that executes model-written code and prints, per protection, whether it held: files outside its private root, network (even 127.0.0.1), inherited file descriptors, a fork bomb next to correct programs, memory bombs (one process, a forking program, unmapped memfd memory), exit forgeries (sys.exit(0), os._exit(0), atexit, SystemExit, signals), the timeout of a program whose child left its session, its privileges and its environment. Takes a few seconds.',
-    'A HumanEval run performs the same check once before its first model call and refuses to execute code when a protection is missing, unless --unsafe-sandbox is given.',
+    'A run whose scorer runs model code performs the same check once before its first model call and refuses to execute code when a protection is missing, unless --unsafe-sandbox is given.',
     'The check is the one of every scorer whose plugin declares `"environmentCheck": "sandbox"` (built in: code-exec); --scorer picks one.',
     'Exit status: 0 when every protection holds, 1 otherwise.',
   ].join('\n\n');
   static override examples = ['<%= config.bin %> sandbox check', '<%= config.bin %> sandbox check --json', '<%= config.bin %> sandbox check --python /usr/local/bin/python3.12'];
   static override flags = {
-    python: Flags.string({ description: 'Python interpreter the sandbox runs (default: the system python3, as a HumanEval run)' }),
+    python: Flags.string({ description: 'Python interpreter the sandbox runs (default: the system python3, as in a run)' }),
     scorer: Flags.string({ description: 'check only this scorer (default: every scorer that declares a sandbox check)' }),
   };
 
