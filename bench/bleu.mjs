@@ -2,7 +2,6 @@
 // timing corpus sacreBLEU, corpus HF-evaluate BLEU and 10,000 sentence-level HF BLEU scores (the IWSLT solve test).
 // Build first: `npx tsc -b plugins/metrics`, then run `node bench/bleu.mjs` from the repository root.
 // Target: BLEU + ROUGE together under 1 s for 10k pairs, so BLEU should stay well under 0.5 s.
-import 'reflect-metadata'; // @hpt-bench/core loads tsyringe, which needs the Reflect metadata polyfill first
 import { mulberry32 as rng } from './prng.mjs';
 import { performance } from 'node:perf_hooks';
 import { BleuScorer, bleuHf, bleuHfSentence, sacreBleuCorpus } from '../plugins/metrics/dist/bleu.js';

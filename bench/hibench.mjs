@@ -1,7 +1,6 @@
 // HiBench generator benchmark (issue #4 "Done when"): generate the four full default suites (binary tree, multiple
 // tree, JSON, formula), serialise every record as `hpt-bench generate` does, and print records, bytes, time and peak
 // memory. Target: under 5 s in total on a 2-core machine. Run after `npm run build`: node bench/hibench.mjs [seed]
-import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { BinaryTreeDataset, FormulaDataset, JsonDataset, MultipleTreeDataset } from '@hpt-bench/hibench';
 

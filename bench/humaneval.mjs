@@ -3,7 +3,6 @@
 // ```python fence) through the sandbox at bounded concurrency and prints pass@1 and wall time.
 // Usage: npx tsc -b plugins/metrics && node bench/humaneval.mjs [HumanEval.jsonl] [--concurrency N] [--reference]
 // Default data: /work/shared/data/humaneval/HumanEval.jsonl (or $HUMANEVAL_JSONL). Target: under 15 s at 8.
-import 'reflect-metadata'; // @hpt-bench/core loads tsyringe, which needs the polyfill first (specs/deps.md)
 import { readFileSync } from 'node:fs';
 import { HumanEvalScorer } from '../plugins/metrics/dist/humaneval.js';
 import { mapLimit, sandboxIsolation, setSandboxConcurrency } from '../plugins/metrics/dist/sandbox.js';

@@ -2,7 +2,6 @@
 // each, predictions derived from targets, ~1 in 8 pairs multi-line), all four ROUGE types (rouge1, rouge2, rougeL,
 // rougeLsum) per pair via one rougeScore call, no stemmer (the SamSum setting), plus one pass with the stemmer. Target: BLEU + ROUGE under 1 s for 10k pairs, so ROUGE should stay well under 0.5 s.
 // Usage: npx tsc -b plugins/metrics && node bench/rouge.mjs
-import 'reflect-metadata'; // @hpt-bench/core (imported by the scorer module) pulls in tsyringe, which needs it
 import { mulberry32 } from './prng.mjs';
 import { ROUGE_TYPES, rougeScore } from '../plugins/metrics/dist/rouge.js';
 
