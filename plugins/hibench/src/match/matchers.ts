@@ -4,6 +4,7 @@
  * (../types.ts) and detailed on `matchAnswer`.
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
+import { bigOEqual } from '../code/bigo.js';
 import { parseExpression, exprEqual } from '../formula/notation.js';
 import { pyStr } from '../prompt.js';
 import { isNoEdges, parseStructure, structuresEqual } from '../tree/parse.js';
@@ -131,6 +132,8 @@ function compatMatch(output: string, target: Json, spec: MatcherSpec): MatchResu
     case 'number':
       return numberMatch(output, t);
     case 'string':
+      // Code (§3.5): all whitespace removed from the raw output and the raw reference, then string_match
+      if (spec.bigo) return stringMatch(removeWhitespace(output), removeWhitespace(t), spec.skip);
       return stringMatch(output, t, spec.skip);
     case 'list':
       return isNoneTarget(target, spec) ? stringMatch(output, t, undefined) : listMatch(output, t, sepOf(spec));
@@ -276,6 +279,13 @@ function sameSequence(a: readonly string[], b: readonly string[]): boolean {
 
 /** Strict `string` (§7 recs 6, 7, 15): see `matchAnswer`. */
 function strictString(extracted: string, target: Json, spec: MatcherSpec): boolean {
+  if (spec.bigo) {
+    try {
+      return bigOEqual(extracted, pyStr(target));
+    } catch {
+      throw badTarget('big-O label', target);
+    }
+  }
   if (spec.notation !== undefined) {
     const t = parseExpression(pyStr(target), spec.notation);
     if (t === null) throw badTarget(`${spec.notation} expression`, target);

@@ -43,6 +43,7 @@ const FIELDS: Record<Exclude<keyof MatcherSpec, 'type'>, 'string' | 'boolean' | 
   binary: 'boolean',
   empty: 'string',
   tolerance: 'number',
+  bigo: 'boolean',
 };
 const ENUMS: Partial<Record<keyof MatcherSpec, readonly string[]>> = {
   notation: ['infix', 'prefix', 'postfix'],
