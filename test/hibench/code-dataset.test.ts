@@ -12,7 +12,7 @@ import { generateCode, resolveCodeFilter } from '../../plugins/hibench/src/code/
 import { CodeSyntax } from '../../plugins/hibench/src/code/syntax.js';
 import { CodeDataset, recordToSample } from '../../plugins/hibench/src/dataset.js';
 import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
-import { renderAnswer } from '../../plugins/hibench/src/match/scorer.js';
+import { HierarchyScorer, renderAnswer } from '../../plugins/hibench/src/match/scorer.js';
 import type { MatcherSpec } from '../../plugins/hibench/src/types.js';
 
 const SHARED = new URL('../../../shared/data/hibench-code/code.jsonl', import.meta.url).pathname;
@@ -145,6 +145,17 @@ describe('Code matching (§3.5, §4.3, §7 rec. 19)', () => {
     expect(strict('no answer', 'O(n)')).toBe(false);
     expect(strict('{"answer": "O(r)"}', 'O(r), r is the range size of the integers')).toBe(true);
     expect(() => matchAnswer('{"answer": "O(n)"}', 'linear', BIGO, 'strict')).toThrow(/not a valid big-O label/);
+  });
+
+  it('the random baseline answers a common big-O form, which the strict matcher reads', () => {
+    const scorer = new HierarchyScorer();
+    const sample: Sample = { id: 'code/x', index: 0, input: {}, target: 'O(n)', meta: { matcher: { type: 'string', bigo: true } } };
+    let seed = 1;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const answers = new Set(Array.from({ length: 40 }, () => scorer.randomAnswer(sample, random)));
+    expect(answers.size).toBeGreaterThan(2);
+    for (const a of answers) expect(a).toMatch(/^\{"answer": "O\(.+\)"\}$/);
+    expect([...answers].some((a) => strict(a, 'O(n)'))).toBe(true);
   });
 
   it('the oracle completion of every label is right in both modes', () => {
