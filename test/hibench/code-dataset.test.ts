@@ -144,6 +144,11 @@ describe('Code matching (§3.5, §4.3, §7 rec. 19)', () => {
     expect(strict('{"answer": "O(n"}', 'O(n)')).toBe(false);
     expect(strict('no answer', 'O(n)')).toBe(false);
     expect(strict('{"answer": "O(r)"}', 'O(r), r is the range size of the integers')).toBe(true);
+    // answer forms models write: the template's unquoted form, a comment after the group, a code fence, upper case
+    expect(strict('{"answer":  O(n log n)}', 'O(nlogn)')).toBe(true);
+    expect(strict('{"answer": "O(n), where n is the length of nums"}', 'O(n)')).toBe(true);
+    expect(strict('```json\n{"answer": "O(N^2)"}\n```', 'O(n^2)')).toBe(true);
+    expect(strict('{"answer": "O(1)"} ... on reflection {"answer": "O(n)"}', 'O(n)')).toBe(true); // strict reads the last answer
     expect(() => matchAnswer('{"answer": "O(n)"}', 'linear', BIGO, 'strict')).toThrow(/not a valid big-O label/);
   });
 
