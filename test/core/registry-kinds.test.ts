@@ -47,8 +47,9 @@ describe('declared generator filters', () => {
     expect(bt.find((f) => f.name === 'task')!.values).toContain('mirror_tree');
     expect(() => checkFilters('formula', registry.get('datasets', 'formula').decl, { preset: ['easy', 'symbol_hard_value_hard_length_hard'] })).not.toThrow();
     const names = declaredFilters(registry).map((f) => f.name);
-    expect(names).toEqual(['task', 'preset', 'representation', 'icl', 'semantics']);
+    expect(names).toEqual(['task', 'preset', 'representation', 'icl', 'semantics', 'language']);
     expect(declaredFilters(registry).find((f) => f.name === 'semantics')!.datasets).toEqual({ 'hibench/json': ['normal', 'nonsense'] });
+    expect(declaredFilters(registry).find((f) => f.name === 'language')!.datasets).toEqual({ 'hibench/code': ['python', 'cpp'] });
   });
 
   it('a manifest declaring a filter twice is refused, naming the dataset and the filter', () => {

@@ -12,6 +12,9 @@ import { BINARY_PRESET_DEFS, MULTIPLE_PRESET_DEFS } from '../../plugins/hibench/
 import { ICL_MODES, REPRESENTATIONS } from '../../plugins/hibench/src/tree/suite.js';
 import { JSON_PRESETS, JSON_SEMANTICS, JSON_TASK_GROUPS, JSON_TASKS } from '../../plugins/hibench/src/json/suite.js';
 import { FORMULA_PRESET_SHORTCUTS, FORMULA_PRESETS, FORMULA_TASKS } from '../../plugins/hibench/src/formula/generate.js';
+import { CODE_TASKS } from '../../plugins/hibench/src/code/compat-examples.js';
+import { CODE_ICL_MODES } from '../../plugins/hibench/src/code/suite.js';
+import { CODE_LANGUAGES } from '../../plugins/hibench/src/code/syntax.js';
 import { ROOT } from '../helpers/cli.js';
 
 const manifest = (JSON.parse(readFileSync(join(ROOT, 'plugins/hibench/package.json'), 'utf8')) as { 'hpt-bench': PluginManifest })['hpt-bench'];
@@ -25,5 +28,6 @@ describe('HiBench manifest filters', () => {
     expect(declared('multiple-tree')).toEqual({ task: tasksOf('multiple-tree'), preset: MULTIPLE_PRESET_DEFS.map((p) => p.id), representation: [...REPRESENTATIONS], icl: [...ICL_MODES] });
     expect(declared('json')).toEqual({ task: [...JSON_TASKS, ...groups], preset: [...JSON_PRESETS], icl: [...ICL_MODES], semantics: [...JSON_SEMANTICS] });
     expect(declared('formula')).toEqual({ task: [...FORMULA_TASKS], preset: [...FORMULA_PRESETS, ...FORMULA_PRESET_SHORTCUTS], icl: [...ICL_MODES] });
+    expect(declared('code')).toEqual({ task: [...CODE_TASKS], language: [...CODE_LANGUAGES], icl: [...CODE_ICL_MODES] });
   });
 });

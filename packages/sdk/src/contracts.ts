@@ -385,11 +385,15 @@ export interface DatasetLoadOptions {
   filters?: Record<string, string[]>;
 }
 
-/** What `hpt-bench generate` passes a generated dataset: the seed, compat mode and filters. */
+/**
+ * What `hpt-bench generate` passes a generated dataset: the seed, compat mode and filters, and `data` (`--data`) for
+ * datasets whose records are built from a local source rather than drawn at random.
+ */
 export interface GenerateOptions {
   seed: number;
   compat: CompatMode;
   filters: Record<string, string[]>;
+  data?: string;
 }
 
 /** A dataset plugin: a stream of samples plus the constants the ladder needs. */

@@ -1,4 +1,21 @@
-import { assertValid, HptError, readRecords, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Sample } from '@hpt-bench/sdk';
+import {
+  assertValid,
+  HptError,
+  inject,
+  injectable,
+  readRecords,
+  Tokens,
+  type Dataset,
+  type DatasetLoadOptions,
+  type GenerateOptions,
+  type Json,
+  type Logger,
+  type Sample,
+} from '@hpt-bench/sdk';
+import { isDirectory, isSourceEntry, readCodeSource, type CodeItem } from './code/source.js';
+import { generateCode, resolveCodeFilter } from './code/suite.js';
+import { CodeSyntax } from './code/syntax.js';
+import { readFileSync } from 'node:fs';
 import { generateFormula, resolveFormulaFilter } from './formula/generate.js';
 import { generateJson, resolveJsonFilter } from './json/suite.js';
 import { generateBinaryTree } from './tree/binary.js';
@@ -13,7 +30,10 @@ import { selects, type Exemplar, type HibenchRecord, type IclMode, type Represen
  */
 export const HIBENCH_HPI_DATASET = 2.6;
 
-const GENERATORS: Record<Scenario, ScenarioGenerator> = {
+/** The procedurally generated scenarios (Code is built from curated data, see CodeDataset). */
+type GeneratedScenario = Exclude<Scenario, 'code'>;
+
+const GENERATORS: Record<GeneratedScenario, ScenarioGenerator> = {
   'binary-tree': generateBinaryTree,
   'multiple-tree': generateMultipleTree,
   json: generateJson,
@@ -29,6 +49,7 @@ export function toSuiteFilter(filters: Record<string, string[]> | undefined): Su
   if (f.representation?.length) out.representations = f.representation as Representation[];
   if (f.icl?.length) out.icl = f.icl as IclMode[];
   if (f.semantics?.length) out.semantics = f.semantics as ('normal' | 'nonsense')[];
+  if (f.language?.length) out.languages = f.language as ('python' | 'cpp')[];
   return out;
 }
 
@@ -67,6 +88,7 @@ export function recordToSample(r: HibenchRecord, index: number): Sample {
     config: configKey(r),
   };
   if (r.semantics) meta.semantics = r.semantics;
+  if (r.language) meta.language = r.language;
   return {
     id: r.id,
     index,
@@ -78,6 +100,7 @@ export function recordToSample(r: HibenchRecord, index: number): Sample {
 
 /** Each scenario's filter resolver (validation included), used to select records read from a file. */
 const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
+  code: resolveCodeFilter,
   'binary-tree': (f) => resolveTreeFilter('binary-tree', f),
   'multiple-tree': (f) => resolveTreeFilter('multiple-tree', f),
   json: resolveJsonFilter,
@@ -93,7 +116,7 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
  * from a file written by `hpt-bench generate` (`--data`), each line validated against schemas/hibench-record.schema.json.
  */
 abstract class HibenchDataset implements Dataset {
-  abstract readonly id: Scenario;
+  abstract readonly id: GeneratedScenario;
 
   /** @throws HptError `E_CONFIG` on an unknown filter value (from the scenario generator). */
   generate(options: GenerateOptions): Iterable<Record<string, Json>> {
@@ -112,16 +135,24 @@ abstract class HibenchDataset implements Dataset {
       for (const r of GENERATORS[this.id]({ seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);
       return;
     }
-    // the generator's own resolution of the filter: the same validation and the same records selected
-    const selection = SELECTIONS[this.id](filter);
-    let line = 0;
-    let i = 0;
-    for await (const raw of readRecords(options.data)) {
-      line++;
-      const r = assertValid<HibenchRecord>('hibench-record', raw, `${options.data} record ${line}`, 'E_DATA');
-      if (r.scenario !== this.id) throw new HptError('E_CONFIG', `${options.data} record ${line} is a ${r.scenario} record, not ${this.id}; use --dataset hibench/${r.scenario}`);
-      if (selects(selection, r)) yield recordToSample(r, i++);
-    }
+    yield* loadRecordsFile(this.id, options.data, filter);
+  }
+}
+
+/**
+ * The samples of a file written by `hpt-bench generate` (each line validated against hibench-record.schema.json),
+ * selected by the scenario's own resolution of the filter (the same validation and the same records the generator
+ * selects). @throws HptError `E_CONFIG` for a record of another scenario, `E_DATA` for an invalid line.
+ */
+async function* loadRecordsFile(scenario: Scenario, data: string, filter: SuiteFilter): AsyncGenerator<Sample> {
+  const selection = SELECTIONS[scenario](filter);
+  let line = 0;
+  let i = 0;
+  for await (const raw of readRecords(data)) {
+    line++;
+    const r = assertValid<HibenchRecord>('hibench-record', raw, `${data} record ${line}`, 'E_DATA');
+    if (r.scenario !== scenario) throw new HptError('E_CONFIG', `${data} record ${line} is a ${r.scenario} record, not ${scenario}; use --dataset hibench/${r.scenario}`);
+    if (selects(selection, r)) yield recordToSample(r, i++);
   }
 }
 
@@ -143,4 +174,94 @@ export class JsonDataset extends HibenchDataset {
 /** HiBench Formula (spec §3.4): calculation, conversion, equivalence over 27 complexity cells; 18,954 queries. */
 export class FormulaDataset extends HibenchDataset {
   readonly id = 'formula' as const;
+}
+
+/** The first non-empty line of a JSONL file parsed, or undefined (not JSON, empty file). */
+function firstObject(path: string): Record<string, Json> | undefined {
+  const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  const line = text.split(/\r?\n/).find((l) => l.trim() !== '');
+  if (line === undefined) return undefined;
+  try {
+    const v = JSON.parse(line) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, Json>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * HiBench Code (spec §3.5): SpaceComplexity and TimeComplexity of LeetCode solutions (Python and C++), zero/one/few-shot;
+ * 189 programs x 2 tasks x 3 ICL modes = 1,134 queries with the shared code.jsonl. The data is curated, not generated,
+ * so `--data` is required: a code.jsonl-like file, the toolkit's folder layout (`c++Selected/`, `pythonSelected/` with
+ * `answer.json`), or a file of records written by `hpt-bench generate hibench/code`.
+ *
+ * `load` parses every program with tree-sitter (./code/syntax.ts) before the first sample; a program whose tree has
+ * ERROR or MISSING nodes is reported as a warning through the injected Logger (it is still asked: its labels are
+ * valid, and the toolkit asks it too), with the time the parse took logged at debug level.
+ */
+@injectable()
+export class CodeDataset implements Dataset {
+  readonly id = 'code' as const;
+
+  constructor(@inject(Tokens.Logger) private readonly log?: Logger) {}
+
+  /** The source items at `data`. @throws HptError `E_CONFIG` without `--data`; `E_DATA` for unreadable data. */
+  private items(data: string | undefined, warn: (m: string) => void): CodeItem[] {
+    if (!data) {
+      throw new HptError('E_CONFIG', 'hibench/code is built from curated data: give --data (a code.jsonl file, or a folder with c++Selected/ and pythonSelected/)');
+    }
+    return readCodeSource(data, warn);
+  }
+
+  /** The records for `options.data` (a code.jsonl file or the toolkit folder). @throws HptError E_CONFIG / E_DATA. */
+  generate(options: GenerateOptions & { data?: string }): Iterable<Record<string, Json>> {
+    const filter = toSuiteFilter(options.filters);
+    resolveCodeFilter(filter);
+    const items = this.items(options.data, (m) => this.log?.warn(m));
+    return generateCode(items, { seed: options.seed, compat: options.compat, filter }) as Iterable<unknown> as Iterable<Record<string, Json>>;
+  }
+
+  /** Parses every program; warns (Logger and the load's `warn`) about those with ERROR/MISSING nodes. */
+  async checkSyntax(items: readonly CodeItem[], warn: (m: string) => void): Promise<{ bad: string[]; ms: number }> {
+    const t0 = performance.now();
+    const syntax = await CodeSyntax.create();
+    const bad: string[] = [];
+    try {
+      for (const item of items) {
+        const report = syntax.check(item.language, item.code);
+        if (!report.ok) {
+          bad.push(item.id);
+          const first = report.issues[0]!;
+          warn(`hibench/code: ${item.id} does not parse as ${item.language} (${report.issues.length} ERROR/MISSING node(s), first at line ${first.line}:${first.column}: ${JSON.stringify(first.text)}); asked anyway`);
+        }
+      }
+    } finally {
+      syntax.delete();
+    }
+    const ms = performance.now() - t0;
+    this.log?.debug(`hibench/code: parsed ${items.length} programs with tree-sitter in ${ms.toFixed(0)} ms (${bad.length} with errors)`);
+    return { bad, ms };
+  }
+
+  /**
+   * @throws HptError `E_CONFIG` without --data, with --split, or for an unknown filter value; `E_DATA` for unreadable data.
+   */
+  async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
+    if (options.split) throw new HptError('E_CONFIG', `hibench/code has no splits (got --split ${options.split}); use --task, --language, --icl`);
+    const filter = toSuiteFilter(options.filters);
+    resolveCodeFilter(filter);
+    const data = options.data;
+    if (data && !isDirectory(data) && !isSourceEntry(firstObject(data) ?? {})) {
+      yield* loadRecordsFile('code', data, filter);
+      return;
+    }
+    const warn = (m: string): void => {
+      if (this.log) this.log.warn(m);
+      else options.warn(m);
+    };
+    const items = this.items(data, warn);
+    await this.checkSyntax(items, warn);
+    let i = 0;
+    for (const r of generateCode(items, { seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);
+  }
 }

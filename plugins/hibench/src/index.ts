@@ -9,3 +9,8 @@ export * from './dataset.js';
 export * from './match/scorer.js';
 export * from './match/aggregate.js';
 export * from './report.js';
+export * from './code/bigo.js';
+export * from './code/syntax.js';
+export * from './code/source.js';
+export { buildCodeRecord, generateCode, resolveCodeFilter, CODE_ICL_MODES, type CodeSelection } from './code/suite.js';
+export { CODE_TASKS, codeQuestion, OUTPUT_TEMPLATES as CODE_OUTPUT_TEMPLATES, type CodeTask } from './code/compat-examples.js';

@@ -14,6 +14,7 @@ export const SYSTEM_PROMPTS: Record<Scenario, string> = {
   'multiple-tree': HIERARCHY_SYSTEM,
   json: HIERARCHY_SYSTEM,
   formula: 'As an AI agent, you are tasked with performing mathematical reasoning to assist in solving complex mathematical problems.',
+  code: 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
 };
 
 /** Binary and multiple tree are "fundamental" tree scenarios: newline separators, one space before "and" (§2). */
@@ -66,12 +67,12 @@ export interface AssembledQuery {
 
 /**
  * Assemble the user message (§2): `[ICL prefix + sep1] + question + sep2 + format sentence`, where for the tree
- * scenarios (and JSON) sep2 is a newline and for Formula nothing; sep1 (after the ICL prefix) is a newline for the
- * fundamental scenarios (trees, JSON) and nothing for Formula.
+ * scenarios (and JSON) sep2 is a newline and for Formula and Code nothing; sep1 (after the ICL prefix) is a newline for the
+ * fundamental scenarios (trees, JSON) and nothing for Formula and Code.
  * @param question the filled task template, e.g. "Given the hierarchical structure 4 -> 1, ..., is node 1 a leaf node?"
  */
 export function assembleQuery(scenario: Scenario, question: string, outputTemplate: string, icl: IclMode, exemplars: readonly Exemplar[]): AssembledQuery {
-  const fundamental = scenario !== 'formula';
+  const fundamental = scenario !== 'formula' && scenario !== 'code';
   const sep = fundamental ? '\n' : '';
   const format = formatSentence(scenario, outputTemplate);
   const prefix = iclPrefix(icl, exemplars);

@@ -3,8 +3,11 @@
  */
 import type { CompatMode, Json } from '@hpt-bench/sdk';
 
-/** The four generated scenarios (specs/hibench.md §1.1). Code and Paper are curated data, not generated. */
-export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula';
+/**
+ * The scenarios (specs/hibench.md §1.1): four generated ones, and Code, whose records are built from curated data
+ * (the LeetCode solutions and their labels, `--data`).
+ */
+export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code';
 
 /** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
 export type Representation = 'edge' | 'hierarchy';
@@ -39,6 +42,8 @@ export interface TreeStructure {
  *   parsed structural equality (binary: same parent and side; multi-tree: same parent, child order ignored);
  *   `empty` is the literal for an edgeless result ("No edges").
  * - `hit-rate`: recall of `sep`-separated reference items (Paper; fractional score).
+ * - `bigo` (with `string`, the Code scenario): compat = all whitespace removed from the raw output and target, then the
+ *   toolkit's containment; strict = canonical big-O equality (../code/bigo.ts).
  */
 export interface MatcherSpec {
   type: 'number' | 'string' | 'list' | 'structure' | 'hit-rate';
@@ -52,6 +57,7 @@ export interface MatcherSpec {
   binary?: boolean;
   empty?: string;
   tolerance?: number;
+  bigo?: boolean;
 }
 
 /**
@@ -101,6 +107,9 @@ export interface HibenchRecord {
   formula?: { infix: string; prefix: string; postfix: string };
   document?: Json;
   semantics?: 'normal' | 'nonsense';
+  /** Code scenario: the program's language and text. */
+  language?: 'python' | 'cpp';
+  code?: string;
 }
 
 /**
@@ -113,6 +122,8 @@ export interface SuiteFilter {
   representations?: Representation[];
   icl?: IclMode[];
   semantics?: ('normal' | 'nonsense')[];
+  /** Code scenario: python and/or cpp (the records' preset). */
+  languages?: ('python' | 'cpp')[];
 }
 
 /**

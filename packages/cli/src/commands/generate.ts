@@ -48,6 +48,7 @@ with their values, are listed by \`hpt-bench list datasets --json\` (FILTERS bel
     seed: Flags.integer({ description: 'generator seed (recorded in every record)', default: 0 }),
     compat: Flags.string({ description: "strict (the tasks' intended semantics) or reference (the authors' toolkit behaviour)", options: ['strict', 'reference'], default: 'strict' }),
     limit: Flags.integer({ char: 'n', description: 'write only the first N records', min: 1 }),
+    data: Flags.string({ description: 'a local source for datasets built from data rather than drawn at random (a file or folder, as the dataset documents)' }),
     ...filterFlags,
   };
 
@@ -63,7 +64,7 @@ with their values, are listed by \`hpt-bench list datasets --json\` (FILTERS bel
       throw new HptError('E_CONFIG', `dataset ${dc.qualifiedId} is not generated; \`generate\` works for generated datasets only (see \`hpt-bench list datasets\`)`);
     }
     const compat = flags.compat as CompatMode;
-    const records = dataset.generate({ seed: flags.seed, compat, filters });
+    const records = dataset.generate({ seed: flags.seed, compat, filters, ...(flags.data !== undefined ? { data: resolve(flags.data) } : {}) });
     const toStdout = flags.out === '-';
     const path = toStdout ? '-' : resolve(flags.out);
     const tmp = `${path}.tmp-${process.pid}`;

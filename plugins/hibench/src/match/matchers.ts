@@ -4,6 +4,7 @@
  * (../types.ts) and detailed on `matchAnswer`.
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
+import { bigOEqual } from '../code/bigo.js';
 import { parseExpression, exprEqual } from '../formula/notation.js';
 import { pyStr } from '../prompt.js';
 import { isNoEdges, parseStructure, structuresEqual } from '../tree/parse.js';
@@ -131,6 +132,8 @@ function compatMatch(output: string, target: Json, spec: MatcherSpec): MatchResu
     case 'number':
       return numberMatch(output, t);
     case 'string':
+      // Code (§3.5): all whitespace removed from the raw output and the raw reference, then string_match
+      if (spec.bigo) return stringMatch(removeWhitespace(output), removeWhitespace(t), spec.skip);
       return stringMatch(output, t, spec.skip);
     case 'list':
       return isNoneTarget(target, spec) ? stringMatch(output, t, undefined) : listMatch(output, t, sepOf(spec));
@@ -276,6 +279,13 @@ function sameSequence(a: readonly string[], b: readonly string[]): boolean {
 
 /** Strict `string` (§7 recs 6, 7, 15): see `matchAnswer`. */
 function strictString(extracted: string, target: Json, spec: MatcherSpec): boolean {
+  if (spec.bigo) {
+    try {
+      return bigOEqual(extracted, pyStr(target));
+    } catch {
+      throw badTarget('big-O label', target);
+    }
+  }
   if (spec.notation !== undefined) {
     const t = parseExpression(pyStr(target), spec.notation);
     if (t === null) throw badTarget(`${spec.notation} expression`, target);
@@ -371,6 +381,7 @@ function strictMatch(output: string, target: Json, spec: MatcherSpec): MatchResu
  * the target is Python `str(target)` (`pyStr`: booleans "True", lists "[3, 2, 0, 1]"), both refined (§4.2), then
  * - `number`: exact string equality (so "-3.5" = "3.5" = "35", "3" ≠ "3.0");
  * - `string`: `skip` (regex) deleted from both; target == answer or target ⊂ answer ("1" ⊂ "10");
+ *   with `bigo` (Code) all whitespace is first removed from the raw output and the target ("O(n log n)" ⊃ "O(n)");
  * - `list`: `none` target → string match; else whitespace removed, split on `sep` (","), both sorted, compared only up
  *   to the shorter length (zip truncation);
  * - `structure`: `empty` target ("No edges") → string match; `hierarchy` → digit sequences equal; `edge` → list match
@@ -379,7 +390,8 @@ function strictMatch(output: string, target: Json, spec: MatcherSpec): MatchResu
  *
  * Strict (default): the answer is the LAST answer (`extractAnswer(…, 'strict')`, case kept), then
  * - `number`: first number token of the answer vs the target's, |a − b| ≤ `tolerance` (default 0.01);
- * - `string`: `notation` → both parsed with `parseExpression` and compared with `exprEqual`; `path` → both split on
+ * - `string`: `bigo` → canonical big-O equality (`bigOEqual`: every O(...) group of the answer is one of the label's);
+ *   `notation` → both parsed with `parseExpression` and compared with `exprEqual`; `path` → both split on
  *   arrows ("->", "→", "=>", ">"), name lists equal after `strictNorm`; boolean or "True"/"False" target → the
  *   normalised answer must be exactly "true"/"false" and equal; number (or canonical integer string) target → the whole
  *   answer must be a number literal of equal value; otherwise `strictNorm` equality (after deleting `skip`), no

@@ -43,6 +43,7 @@ const FIELDS: Record<Exclude<keyof MatcherSpec, 'type'>, 'string' | 'boolean' | 
   binary: 'boolean',
   empty: 'string',
   tolerance: 'number',
+  bigo: 'boolean',
 };
 const ENUMS: Partial<Record<keyof MatcherSpec, readonly string[]>> = {
   notation: ['infix', 'prefix', 'postfix'],
@@ -144,6 +145,9 @@ export function renderAnswer(target: Json, spec?: Partial<MatcherSpec>): string 
   return answerJson(target);
 }
 
+/** The random baseline's big-O answers (Code scenario). */
+const COMMON_BIGO = ['O(1)', 'O(logn)', 'O(n)', 'O(nlogn)', 'O(n^2)', 'O(2^n)'] as const;
+
 function randomInt(random: () => number, lo: number, hi: number): number {
   return lo + Math.floor(random() * (hi - lo + 1));
 }
@@ -215,8 +219,9 @@ export class HierarchyScorer implements Scorer {
    * A valid `{"answer": …}` with a random value of the target's kind (random baseline): boolean targets → true/false;
    * list matchers → the target items shuffled, truncated with probability 1/3 (a `none` target: "None" or one random
    * id); number matchers or numeric targets → an integer in [0, max(10, 2|t|)]; hit-rate → one random reference
-   * piece; structure → one node id of the target; other strings → a random `sample.meta.choices` entry when present,
-   * else a random integer in [0, 10].
+   * piece; structure → one node id of the target; big-O (`bigo`, the Code scenario) → one of O(1), O(logn), O(n),
+   * O(nlogn), O(n^2), O(2^n); other strings → a random `sample.meta.choices` entry when present, else a random integer
+   * in [0, 10].
    */
   randomAnswer(sample: Sample, random: () => number, ctx?: ScoreContext): string {
     let spec: Partial<MatcherSpec> = {};
@@ -250,6 +255,7 @@ export class HierarchyScorer implements Scorer {
       return answerJson(shuffled);
     }
     if (spec.type === 'number' || numericTarget(target) !== null) return answerJson(numberUpTo(numericTarget(target)));
+    if (spec.bigo) return answerJson(pick(random, COMMON_BIGO));
     if (spec.type === 'structure') {
       const ids = typeof target === 'string' ? (target.match(/\d+/g) ?? []) : [];
       return answerJson(ids.length > 0 ? Number(pick(random, ids)) : numberUpTo(null));
