@@ -1,10 +1,12 @@
-import { assertValid, HptError, readRecords, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Sample } from '@hpt-bench/sdk';
+import { assertValid, HptError, readRecords, Tokens, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Logger, type Sample } from '@hpt-bench/sdk';
+import { DEMO_PAPERS_FILE, readPaperInput } from './paper/sources.js';
+import { generatePaperRecords, noRecordsError, resolvePaperFilter, toolkitPaperRecords, type SwapReport } from './paper/suite.js';
 import { generateFormula, resolveFormulaFilter } from './formula/generate.js';
 import { generateJson, resolveJsonFilter } from './json/suite.js';
 import { generateBinaryTree } from './tree/binary.js';
 import { generateMultipleTree } from './tree/multiple.js';
 import { resolveTreeFilter } from './tree/suite.js';
-import { selects, type Exemplar, type HibenchRecord, type IclMode, type Representation, type Scenario, type ScenarioGenerator, type Selection, type SuiteFilter } from './types.js';
+import { selects, type Exemplar, type AnyHibenchRecord, type IclMode, type Representation, type Scenario, type ScenarioGenerator, type Selection, type SuiteFilter } from './types.js';
 
 /**
  * HPI_Dataset of the generated HiBench datasets: 2.60, the mean of the seven published HPT constants (hpt.md §2.4:
@@ -13,11 +15,27 @@ import { selects, type Exemplar, type HibenchRecord, type IclMode, type Represen
  */
 export const HIBENCH_HPI_DATASET = 2.6;
 
+/**
+ * The records of hibench/paper without a file (`run` without --data, `generate`): generated from the papers of the
+ * `source` filter (one path: toolkit file or QASPER JSON/JSONL), else from the embedded demo papers.
+ */
+function generatePaper(options: { seed: number; compat: GenerateOptions['compat']; filter: SuiteFilter & { source?: string[] } }): Generator<AnyHibenchRecord> {
+  const sel = resolvePaperFilter(options.filter);
+  const sources = options.filter.source ?? [];
+  if (sources.length > 1) throw new HptError('E_CONFIG', `paper: --filter source takes one file, got ${sources.length}`);
+  const path = sources[0] ?? DEMO_PAPERS_FILE;
+  const input = readPaperInput(path);
+  if (input.kind === 'toolkit') return toolkitPaperRecords(input.records, options.seed, options.compat, sel);
+  if (input.kind === 'papers') return generatePaperRecords(input.papers, options.seed, options.compat, sel);
+  throw new HptError('E_CONFIG', `paper: ${path} holds generated records already; use it with run --data`);
+}
+
 const GENERATORS: Record<Scenario, ScenarioGenerator> = {
   'binary-tree': generateBinaryTree,
   'multiple-tree': generateMultipleTree,
   json: generateJson,
   formula: generateFormula,
+  paper: (o) => generatePaper(o),
 };
 
 /** Core's filter map (flag name -> values) as a scenario generator's `SuiteFilter`. */
@@ -29,6 +47,7 @@ export function toSuiteFilter(filters: Record<string, string[]> | undefined): Su
   if (f.representation?.length) out.representations = f.representation as Representation[];
   if (f.icl?.length) out.icl = f.icl as IclMode[];
   if (f.semantics?.length) out.semantics = f.semantics as ('normal' | 'nonsense')[];
+  if (f.source?.length) (out as SuiteFilter & { source?: string[] }).source = f.source;
   return out;
 }
 
@@ -42,7 +61,7 @@ export function renderExemplars(exemplars: readonly Exemplar[]): string {
  * The configuration a record belongs to (one result file of the toolkit, spec §4.4): scenario, task, preset (binary
  * presets carry the balance: `easy-balanced`), notation variant, representation, semantics and ICL mode — everything but the item.
  */
-export function configKey(r: HibenchRecord): string {
+export function configKey(r: AnyHibenchRecord): string {
   const a = r.args as Record<string, Json>;
   const variant = typeof a.format1 === 'string' && typeof a.format2 === 'string' ? `${a.format1}2${a.format2}` : typeof a.format === 'string' ? a.format : undefined;
   return [r.scenario, r.task, r.preset, variant, r.representation, r.semantics, r.icl].filter((x) => x !== undefined && x !== null).join('/');
@@ -54,7 +73,7 @@ export function configKey(r: HibenchRecord): string {
  * `system` (the scenario's system prompt), plus `prompt` (the exact HiBench user message). `meta` keeps what the
  * matchers and the per-configuration aggregation need.
  */
-export function recordToSample(r: HibenchRecord, index: number): Sample {
+export function recordToSample(r: AnyHibenchRecord, index: number): Sample {
   let question = r.prompt.endsWith(r.format) ? r.prompt.slice(0, r.prompt.length - r.format.length) : r.prompt;
   question = question.replace(/\n$/, '');
   const meta: Record<string, Json> = {
@@ -85,6 +104,7 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
     const r = resolveFormulaFilter({ seed: 0, compat: 'strict', filter: f });
     return { tasks: r.tasks, presets: r.cells.map((c) => c.name), icl: r.icl };
   },
+  paper: resolvePaperFilter,
 };
 
 /**
@@ -94,6 +114,11 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
  */
 abstract class HibenchDataset implements Dataset {
   abstract readonly id: Scenario;
+
+  /** Reads `--data` records that are not `hpt-bench generate` output (hibench/paper: toolkit and QASPER files). */
+  protected loadOther(_path: string, _options: DatasetLoadOptions): Iterable<AnyHibenchRecord> | undefined {
+    return undefined;
+  }
 
   /** @throws HptError `E_CONFIG` on an unknown filter value (from the scenario generator). */
   generate(options: GenerateOptions): Iterable<Record<string, Json>> {
@@ -114,11 +139,18 @@ abstract class HibenchDataset implements Dataset {
     }
     // the generator's own resolution of the filter: the same validation and the same records selected
     const selection = SELECTIONS[this.id](filter);
+    const other = this.loadOther(options.data, options);
+    if (other !== undefined) {
+      let i = 0;
+      for (const r of other) yield recordToSample(r, i++);
+      if (i === 0) throw noRecordsError(options.data);
+      return;
+    }
     let line = 0;
     let i = 0;
     for await (const raw of readRecords(options.data)) {
       line++;
-      const r = assertValid<HibenchRecord>('hibench-record', raw, `${options.data} record ${line}`, 'E_DATA');
+      const r = assertValid<AnyHibenchRecord>('hibench-record', raw, `${options.data} record ${line}`, 'E_DATA');
       if (r.scenario !== this.id) throw new HptError('E_CONFIG', `${options.data} record ${line} is a ${r.scenario} record, not ${this.id}; use --dataset hibench/${r.scenario}`);
       if (selects(selection, r)) yield recordToSample(r, i++);
     }
@@ -143,4 +175,42 @@ export class JsonDataset extends HibenchDataset {
 /** HiBench Formula (spec §3.4): calculation, conversion, equivalence over 27 complexity cells; 18,954 queries. */
 export class FormulaDataset extends HibenchDataset {
   readonly id = 'formula' as const;
+}
+
+/**
+ * HiBench Paper (spec §3.6): contextual QA, disordered section, outline extraction over QASPER papers. `--data` takes
+ * the toolkit's released `dataset/Paper/<task>/{dev,test}.json` (as released; strict mode swaps the named sections of
+ * disordered-section contexts that do not show their swap, and logs how many), QASPER JSON/JSONL (converted; structure
+ * tasks generated with the run seed), or `hpt-bench generate` output. Without `--data`: the `source` filter's file, else
+ * the embedded demo papers.
+ */
+export class PaperDataset extends HibenchDataset {
+  readonly id = 'paper' as const;
+  static inject = [Tokens.Logger];
+
+  constructor(private readonly logger?: Logger) {
+    super();
+  }
+
+  protected override loadOther(path: string, options: DatasetLoadOptions): Iterable<AnyHibenchRecord> | undefined {
+    const input = readPaperInput(path);
+    const compat = options.compat ?? 'strict';
+    const seed = options.seed ?? 0;
+    const sel = resolvePaperFilter(toSuiteFilter(options.filters));
+    if (input.kind === 'papers') return generatePaperRecords(input.papers, seed, compat, sel);
+    if (input.kind === 'hibench') return undefined;
+    const report: SwapReport = { total: 0, unswapped: 0, unknown: 0, repaired: 0 };
+    const logger = this.logger;
+    return (function* () {
+      yield* toolkitPaperRecords(input.records, seed, compat, sel, report);
+      if (compat !== 'reference' && report.total > 0 && report.unswapped + report.unknown > 0) {
+        const msg =
+          `hibench/paper: ${report.unswapped} of ${report.total} disordered_section contexts in ${path} do not show the swap their reference names ` +
+          `(${report.unknown} undetermined; the released data's defect, specs/hibench.md §3.6); strict mode swapped the named sections in ${report.repaired} of them. ` +
+          'Use --compat reference to score the released texts as they are, or generate the task from QASPER papers.';
+        if (logger) logger.warn(msg);
+        else process.emitWarning(msg);
+      }
+    })();
+  }
 }
