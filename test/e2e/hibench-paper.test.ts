@@ -4,7 +4,7 @@
  * the toolkit's released records (the shared first three of each dev file, read in place).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +93,17 @@ describe('hpt-bench run --dataset hibench/paper --model baseline:oracle', () => 
       expect(cs.n).toBe(3);
       expect(cs.metrics.meanScore).toBe(1);
     }
+  });
+
+  it('loads QASPER with --split through the hub loader (here from its cache: <cache-dir>/allenai/qasper/qasper/validation.jsonl)', async () => {
+    const cache = join(dir, 'cache');
+    mkdirSync(join(cache, 'allenai/qasper/qasper'), { recursive: true });
+    copyFileSync(join(ROOT, 'test/fixtures/hibench-paper/qasper-rows.jsonl'), join(cache, 'allenai/qasper/qasper/validation.jsonl'));
+    const r = await runCli(['run', '--dataset', 'hibench/paper', '--split', 'validation', '--cache-dir', cache, '--model', 'baseline:oracle', '--threshold', '0.5', '--store', join(dir, 'h.db'), '--json']);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout) as Summary;
+    expect(s.n).toBe(24);
+    expect(s.levelCounts['1']).toBe(24);
   });
 
   it('converts QASPER --data and refuses a strict run without --threshold', async () => {

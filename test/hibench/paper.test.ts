@@ -16,7 +16,7 @@ import { paperTaskText, readToolkitRecord, swapEvidence, PAPER_TASKS } from '../
 import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
 import { HierarchyPaperScorer } from '../../plugins/hibench/src/match/scorer.js';
 import { formatSentence, SYSTEM_PROMPTS } from '../../plugins/hibench/src/prompt.js';
-import { recordToSample } from '../../plugins/hibench/src/dataset.js';
+import { PaperDataset, QASPER_HUB, recordToSample } from '../../plugins/hibench/src/dataset.js';
 import { SHARED, ROOT } from '../helpers/cli.js';
 import type { SuiteFilter } from '../../plugins/hibench/src/types.js';
 
@@ -335,5 +335,33 @@ describe('hierarchy-paper scorer: threshold, oracle answers, aggregation', () =>
     expect(res.hibench.tasks['paper/contextual_qa']).toBeCloseTo(1.8 / 3, 12);
     expect(res.hibench.dimensions['Textual Reasoning']).toBeCloseTo(1.8 / 3, 12);
     expect(formatSentence('paper', '{"answer": "XXX"}')).toContain('}  and');
+  });
+});
+
+describe('PaperDataset.load --split: QASPER through the host hub loader', () => {
+  const rows = readFileSync(ROWS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const base = { onInvalid: 'fail' as const, cacheDir: '/nonexistent', warn: () => {}, seed: 0, compat: 'strict' as const, filters: { icl: ['zero'] } };
+  const collect = async (it: AsyncIterable<unknown>) => {
+    const out: unknown[] = [];
+    for await (const x of it) out.push(x);
+    return out;
+  };
+
+  it('asks the host for allenai/qasper (config qasper; dev = validation) and converts the rows', async () => {
+    const asked: unknown[] = [];
+    const hubRows = async function* (source: { dataset: string; config?: string; split: string }) {
+      asked.push(source);
+      yield* rows;
+    };
+    const samples = (await collect(new PaperDataset().load({ ...base, split: 'dev', hubRows }))) as { id: string; meta: Record<string, Json> }[];
+    expect(asked).toEqual([{ ...QASPER_HUB, split: 'validation' }]);
+    expect(samples).toHaveLength(8);
+    expect(samples[0]!.id).toBe('paper/contextual_qa/fx.0001/0/structured/zero');
+    expect(samples.every((x) => x.meta['scenario'] === 'paper' && x.meta['preset'] === 'generated')).toBe(true);
+  });
+
+  it('refuses an unknown split, and a host without a hub loader', async () => {
+    await expect(collect(new PaperDataset().load({ ...base, split: 'mini', hubRows: async function* () {} }))).rejects.toThrow(/unknown --split 'mini'/);
+    await expect(collect(new PaperDataset().load({ ...base, split: 'test' }))).rejects.toThrow(/cannot load Hugging Face datasets/);
   });
 });

@@ -1,4 +1,5 @@
 import { assertValid, HptError, readRecords, Tokens, type Dataset, type DatasetLoadOptions, type GenerateOptions, type Json, type Logger, type Sample } from '@hpt-bench/sdk';
+import { paperQuestions, qasperTree, readQasperPaper } from './paper/qasper.js';
 import { DEMO_PAPERS_FILE, readPaperInput } from './paper/sources.js';
 import { generatePaperRecords, noRecordsError, resolvePaperFilter, toolkitPaperRecords, type SwapReport } from './paper/suite.js';
 import { generateFormula, resolveFormulaFilter } from './formula/generate.js';
@@ -181,15 +182,45 @@ export class FormulaDataset extends HibenchDataset {
  * HiBench Paper (spec §3.6): contextual QA, disordered section, outline extraction over QASPER papers. `--data` takes
  * the toolkit's released `dataset/Paper/<task>/{dev,test}.json` (as released; strict mode swaps the named sections of
  * disordered-section contexts that do not show their swap, and logs how many), QASPER JSON/JSONL (converted; structure
- * tasks generated with the run seed), or `hpt-bench generate` output. Without `--data`: the `source` filter's file, else
- * the embedded demo papers.
+ * tasks generated with the run seed), or `hpt-bench generate` output. `--split`: QASPER from the hub. Without either: the
+ * `source` filter's file, else the embedded demo papers.
  */
+/** QASPER on the Hugging Face hub (specs/hibench.md §3.6: the Paper scenario's source). */
+export const QASPER_HUB = { dataset: 'allenai/qasper', config: 'qasper' } as const;
+const QASPER_SPLITS = ['train', 'validation', 'test'];
+
 export class PaperDataset extends HibenchDataset {
   readonly id = 'paper' as const;
   static inject = [Tokens.Logger];
 
   constructor(private readonly logger?: Logger) {
     super();
+  }
+
+  /**
+   * `--split train|validation|test` (`dev` = validation) without `--data`: QASPER itself, `allenai/qasper` (config
+   * `qasper`) through the host's hub loader (`options.hubRows`; cached under `--cache-dir`), converted and generated
+   * with the run seed; otherwise as the other HiBench datasets (`--data`, or the `source` filter / demo papers).
+   * @throws HptError `E_CONFIG` for another split, or when the host provides no hub loader.
+   */
+  override async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
+    if (!options.split || options.data) {
+      yield* super.load({ ...options, split: undefined });
+      return;
+    }
+    const split = options.split === 'dev' ? 'validation' : options.split;
+    if (!QASPER_SPLITS.includes(split)) throw new HptError('E_CONFIG', `hibench/paper: unknown --split '${options.split}' (QASPER splits: ${QASPER_SPLITS.join(', ')}; dev = validation)`);
+    if (!options.hubRows) throw new HptError('E_CONFIG', 'hibench/paper: this host cannot load Hugging Face datasets; pass a local QASPER file with --data');
+    const sel = resolvePaperFilter(toSuiteFilter(options.filters));
+    const papers = [];
+    let row = 0;
+    for await (const r of options.hubRows({ ...QASPER_HUB, split })) {
+      const p = readQasperPaper(r as Json, `hf:${QASPER_HUB.dataset} ${split} row ${row++}`);
+      papers.push({ id: p.id, tree: qasperTree(p), questions: paperQuestions(p) });
+    }
+    let i = 0;
+    for (const r of generatePaperRecords(papers, options.seed ?? 0, options.compat ?? 'strict', sel)) yield recordToSample(r, i++);
+    if (i === 0) throw noRecordsError(`hf:${QASPER_HUB.dataset} ${split}`);
   }
 
   protected override loadOther(path: string, options: DatasetLoadOptions): Iterable<AnyHibenchRecord> | undefined {
