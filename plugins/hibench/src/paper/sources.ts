@@ -17,7 +17,7 @@ export const DEMO_PAPERS_FILE = fileURLToPath(new URL('../../data/paper/demo-qas
 export type PaperInput =
   | { kind: 'toolkit'; records: ToolkitPaperRecord[] }
   | { kind: 'papers'; papers: PaperSource[] }
-  | { kind: 'hibench'; lines: Json[] };
+  | { kind: 'hibench'; lines: Json[] /* not read: empty for .jsonl */ };
 
 function parseJson(text: string, where: string): Json {
   try {
@@ -48,7 +48,11 @@ export function readPaperInput(path: string): PaperInput {
   const lower = path.toLowerCase();
   let values: Json[];
   if (lower.endsWith('.jsonl') || lower.endsWith('.ndjson')) {
-    values = text.split('\n').map((l, i) => ({ l, i })).filter(({ l }) => l.trim() !== '').map(({ l, i }) => parseJson(l, `${path}:${i + 1}`));
+    const nonEmpty = text.split('\n').map((l, i) => ({ l, i })).filter(({ l }) => l.trim() !== '');
+    const head = nonEmpty[0] === undefined ? undefined : parseJson(nonEmpty[0].l, `${path}:${nonEmpty[0].i + 1}`);
+    // generate output: the dataset reads and validates it line by line itself
+    if (typeof head === 'object' && head !== null && !Array.isArray(head) && 'scenario' in head) return { kind: 'hibench', lines: [] };
+    values = nonEmpty.map(({ l, i }) => parseJson(l, `${path}:${i + 1}`));
   } else if (lower.endsWith('.json')) {
     const v = parseJson(text, path);
     if (!Array.isArray(v)) return { kind: 'papers', papers: paperSources(v, path) };
