@@ -47,9 +47,15 @@ describe('declared generator filters', () => {
     expect(bt.find((f) => f.name === 'task')!.values).toContain('mirror_tree');
     expect(() => checkFilters('formula', registry.get('datasets', 'formula').decl, { preset: ['easy', 'symbol_hard_value_hard_length_hard'] })).not.toThrow();
     const names = declaredFilters(registry).map((f) => f.name);
-    expect(names).toEqual(['task', 'preset', 'representation', 'icl', 'semantics', 'language']);
+    expect(names).toEqual(['task', 'preset', 'representation', 'icl', 'semantics', 'language', 'source']);
     expect(declaredFilters(registry).find((f) => f.name === 'semantics')!.datasets).toEqual({ 'hibench/json': ['normal', 'nonsense'] });
     expect(declaredFilters(registry).find((f) => f.name === 'language')!.datasets).toEqual({ 'hibench/code': ['python', 'cpp'] });
+    // hibench/paper: representation structured/plain, and a value-free `source` (a file path the dataset checks)
+    const paper = datasetFilters(registry.get('datasets', 'paper').decl);
+    expect(paper.map((f) => f.name)).toEqual(['task', 'preset', 'representation', 'icl', 'source']);
+    expect(paper.find((f) => f.name === 'representation')!.values).toEqual(['structured', 'plain']);
+    expect(paper.find((f) => f.name === 'source')!.values).toBeUndefined();
+    expect(() => checkFilters('paper', registry.get('datasets', 'paper').decl, { source: ['/any/file.json'] })).not.toThrow();
   });
 
   it('a manifest declaring a filter twice is refused, naming the dataset and the filter', () => {

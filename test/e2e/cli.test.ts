@@ -74,10 +74,10 @@ describe('hpt-bench CLI', () => {
     expect(l.models!.map((m) => m.id).sort()).toEqual(['baseline', 'openai']);
     expect(l.scorers!.map((m) => m.id).sort()).toEqual([
       'bleu', 'boolean', 'choice', 'code-exec',
-      'hierarchy', 'hierarchy-hit-rate', 'hierarchy-list', 'hierarchy-number', 'hierarchy-string', 'hierarchy-structure',
+      'hierarchy', 'hierarchy-hit-rate', 'hierarchy-list', 'hierarchy-number', 'hierarchy-paper', 'hierarchy-string', 'hierarchy-structure',
       'numeric', 'rouge',
     ]);
-    expect(l.datasets!.map((d) => d.id)).toEqual(expect.arrayContaining(['binary-tree', 'multiple-tree', 'json', 'formula']));
+    expect(l.datasets!.map((d) => d.id)).toEqual(expect.arrayContaining(['binary-tree', 'multiple-tree', 'json', 'formula', 'paper']));
     expect(l.strategies!.every((s) => s.origin === 'builtin')).toBe(true);
     const one = await runCli(['list', 'ladders', '--json']);
     expect(Object.keys(JSON.parse(one.stdout) as object)).toEqual(['ladders']);

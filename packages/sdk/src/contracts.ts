@@ -372,6 +372,12 @@ export interface DatasetLoadOptions {
   onInvalid: 'fail' | 'skip';
   /** Directory for cached hub downloads. */
   cacheDir: string;
+  /**
+   * The rows of one split of a Hugging Face hub dataset through the host's hub loader (dataset viewer API, cached
+   * under `cacheDir`), for code datasets that convert hub data themselves; `config` defaults to `default`. Absent when
+   * the host provides none.
+   */
+  hubRows?(source: { dataset: string; config?: string; split: string }): AsyncIterable<Record<string, unknown>>;
   /** Called once per skipped record with a message naming the record index and field. */
   warn(message: string): void;
   /** Run seed: generated datasets draw every random choice from it (DESIGN.md "Determinism"). */

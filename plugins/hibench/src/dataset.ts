@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import {
   assertValid,
   HptError,
@@ -15,13 +16,15 @@ import {
 import { isDirectory, isSourceEntry, readCodeSource, type CodeItem } from './code/source.js';
 import { generateCode, resolveCodeFilter } from './code/suite.js';
 import { CodeSyntax } from './code/syntax.js';
-import { readFileSync } from 'node:fs';
+import { paperQuestions, qasperTree, readQasperPaper } from './paper/qasper.js';
+import { DEMO_PAPERS_FILE, readPaperInput } from './paper/sources.js';
+import { generatePaperRecords, noRecordsError, resolvePaperFilter, toolkitPaperRecords, type SwapReport } from './paper/suite.js';
 import { generateFormula, resolveFormulaFilter } from './formula/generate.js';
 import { generateJson, resolveJsonFilter } from './json/suite.js';
 import { generateBinaryTree } from './tree/binary.js';
 import { generateMultipleTree } from './tree/multiple.js';
 import { resolveTreeFilter } from './tree/suite.js';
-import { selects, type Exemplar, type HibenchRecord, type IclMode, type Representation, type Scenario, type ScenarioGenerator, type Selection, type SuiteFilter } from './types.js';
+import { selects, type Exemplar, type AnyHibenchRecord, type IclMode, type Representation, type Scenario, type ScenarioGenerator, type Selection, type SuiteFilter } from './types.js';
 
 /**
  * HPI_Dataset of the generated HiBench datasets: 2.60, the mean of the seven published HPT constants (hpt.md §2.4:
@@ -29,6 +32,21 @@ import { selects, type Exemplar, type HibenchRecord, type IclMode, type Represen
  * with `hpt-bench run --hpi-dataset X` (hpt.md rec. 21 asks for a user-supplied constant for new datasets).
  */
 export const HIBENCH_HPI_DATASET = 2.6;
+
+/**
+ * The records of hibench/paper without a file (`run` without --data, `generate`): generated from the papers of the
+ * `source` filter (one path: toolkit file or QASPER JSON/JSONL), else from the embedded demo papers.
+ */
+function generatePaper(options: { seed: number; compat: GenerateOptions['compat']; filter: SuiteFilter & { source?: string[] } }): Generator<AnyHibenchRecord> {
+  const sel = resolvePaperFilter(options.filter);
+  const sources = options.filter.source ?? [];
+  if (sources.length > 1) throw new HptError('E_CONFIG', `paper: --filter source takes one file, got ${sources.length}`);
+  const path = sources[0] ?? DEMO_PAPERS_FILE;
+  const input = readPaperInput(path);
+  if (input.kind === 'toolkit') return toolkitPaperRecords(input.records, options.seed, options.compat, sel);
+  if (input.kind === 'papers') return generatePaperRecords(input.papers, options.seed, options.compat, sel);
+  throw new HptError('E_CONFIG', `paper: ${path} holds generated records already; use it with run --data`);
+}
 
 /** The procedurally generated scenarios (Code is built from curated data, see CodeDataset). */
 type GeneratedScenario = Exclude<Scenario, 'code'>;
@@ -38,6 +56,7 @@ const GENERATORS: Record<GeneratedScenario, ScenarioGenerator> = {
   'multiple-tree': generateMultipleTree,
   json: generateJson,
   formula: generateFormula,
+  paper: (o) => generatePaper(o),
 };
 
 /** Core's filter map (flag name -> values) as a scenario generator's `SuiteFilter`. */
@@ -50,6 +69,7 @@ export function toSuiteFilter(filters: Record<string, string[]> | undefined): Su
   if (f.icl?.length) out.icl = f.icl as IclMode[];
   if (f.semantics?.length) out.semantics = f.semantics as ('normal' | 'nonsense')[];
   if (f.language?.length) out.languages = f.language as ('python' | 'cpp')[];
+  if (f.source?.length) (out as SuiteFilter & { source?: string[] }).source = f.source;
   return out;
 }
 
@@ -63,7 +83,7 @@ export function renderExemplars(exemplars: readonly Exemplar[]): string {
  * The configuration a record belongs to (one result file of the toolkit, spec §4.4): scenario, task, preset (binary
  * presets carry the balance: `easy-balanced`), notation variant, representation, semantics and ICL mode — everything but the item.
  */
-export function configKey(r: HibenchRecord): string {
+export function configKey(r: AnyHibenchRecord): string {
   const a = r.args as Record<string, Json>;
   const variant = typeof a.format1 === 'string' && typeof a.format2 === 'string' ? `${a.format1}2${a.format2}` : typeof a.format === 'string' ? a.format : undefined;
   return [r.scenario, r.task, r.preset, variant, r.representation, r.semantics, r.icl].filter((x) => x !== undefined && x !== null).join('/');
@@ -75,7 +95,7 @@ export function configKey(r: HibenchRecord): string {
  * `system` (the scenario's system prompt), plus `prompt` (the exact HiBench user message). `meta` keeps what the
  * matchers and the per-configuration aggregation need.
  */
-export function recordToSample(r: HibenchRecord, index: number): Sample {
+export function recordToSample(r: AnyHibenchRecord, index: number): Sample {
   let question = r.prompt.endsWith(r.format) ? r.prompt.slice(0, r.prompt.length - r.format.length) : r.prompt;
   question = question.replace(/\n$/, '');
   const meta: Record<string, Json> = {
@@ -108,6 +128,7 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
     const r = resolveFormulaFilter({ seed: 0, compat: 'strict', filter: f });
     return { tasks: r.tasks, presets: r.cells.map((c) => c.name), icl: r.icl };
   },
+  paper: resolvePaperFilter,
 };
 
 /**
@@ -117,6 +138,11 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
  */
 abstract class HibenchDataset implements Dataset {
   abstract readonly id: GeneratedScenario;
+
+  /** Reads `--data` records that are not `hpt-bench generate` output (hibench/paper: toolkit and QASPER files). */
+  protected loadOther(_path: string, _options: DatasetLoadOptions): Iterable<AnyHibenchRecord> | undefined {
+    return undefined;
+  }
 
   /** @throws HptError `E_CONFIG` on an unknown filter value (from the scenario generator). */
   generate(options: GenerateOptions): Iterable<Record<string, Json>> {
@@ -135,6 +161,13 @@ abstract class HibenchDataset implements Dataset {
       for (const r of GENERATORS[this.id]({ seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);
       return;
     }
+    const other = this.loadOther(options.data, options);
+    if (other !== undefined) {
+      let i = 0;
+      for (const r of other) yield recordToSample(r, i++);
+      if (i === 0) throw noRecordsError(options.data);
+      return;
+    }
     yield* loadRecordsFile(this.id, options.data, filter);
   }
 }
@@ -150,7 +183,7 @@ async function* loadRecordsFile(scenario: Scenario, data: string, filter: SuiteF
   let i = 0;
   for await (const raw of readRecords(data)) {
     line++;
-    const r = assertValid<HibenchRecord>('hibench-record', raw, `${data} record ${line}`, 'E_DATA');
+    const r = assertValid<AnyHibenchRecord>('hibench-record', raw, `${data} record ${line}`, 'E_DATA');
     if (r.scenario !== scenario) throw new HptError('E_CONFIG', `${data} record ${line} is a ${r.scenario} record, not ${scenario}; use --dataset hibench/${r.scenario}`);
     if (selects(selection, r)) yield recordToSample(r, i++);
   }
@@ -263,5 +296,73 @@ export class CodeDataset implements Dataset {
     await this.checkSyntax(items, warn);
     let i = 0;
     for (const r of generateCode(items, { seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);
+  }
+}
+
+/**
+ * HiBench Paper (spec §3.6): contextual QA, disordered section, outline extraction over QASPER papers. `--data` takes
+ * the toolkit's released `dataset/Paper/<task>/{dev,test}.json` (as released; strict mode swaps the named sections of
+ * disordered-section contexts that do not show their swap, and logs how many), QASPER JSON/JSONL (converted; structure
+ * tasks generated with the run seed), or `hpt-bench generate` output. `--split`: QASPER from the hub. Without either: the
+ * `source` filter's file, else the embedded demo papers.
+ */
+/** QASPER on the Hugging Face hub (specs/hibench.md §3.6: the Paper scenario's source). */
+export const QASPER_HUB = { dataset: 'allenai/qasper', config: 'qasper' } as const;
+const QASPER_SPLITS = ['train', 'validation', 'test'];
+
+export class PaperDataset extends HibenchDataset {
+  readonly id = 'paper' as const;
+  static inject = [Tokens.Logger];
+
+  constructor(private readonly logger?: Logger) {
+    super();
+  }
+
+  /**
+   * `--split train|validation|test` (`dev` = validation) without `--data`: QASPER itself, `allenai/qasper` (config
+   * `qasper`) through the host's hub loader (`options.hubRows`; cached under `--cache-dir`), converted and generated
+   * with the run seed; otherwise as the other HiBench datasets (`--data`, or the `source` filter / demo papers).
+   * @throws HptError `E_CONFIG` for another split, or when the host provides no hub loader.
+   */
+  override async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
+    if (!options.split || options.data) {
+      yield* super.load({ ...options, split: undefined });
+      return;
+    }
+    const split = options.split === 'dev' ? 'validation' : options.split;
+    if (!QASPER_SPLITS.includes(split)) throw new HptError('E_CONFIG', `hibench/paper: unknown --split '${options.split}' (QASPER splits: ${QASPER_SPLITS.join(', ')}; dev = validation)`);
+    if (!options.hubRows) throw new HptError('E_CONFIG', 'hibench/paper: this host cannot load Hugging Face datasets; pass a local QASPER file with --data');
+    const sel = resolvePaperFilter(toSuiteFilter(options.filters));
+    const papers = [];
+    let row = 0;
+    for await (const r of options.hubRows({ ...QASPER_HUB, split })) {
+      const p = readQasperPaper(r as Json, `hf:${QASPER_HUB.dataset} ${split} row ${row++}`);
+      papers.push({ id: p.id, tree: qasperTree(p), questions: paperQuestions(p) });
+    }
+    let i = 0;
+    for (const r of generatePaperRecords(papers, options.seed ?? 0, options.compat ?? 'strict', sel)) yield recordToSample(r, i++);
+    if (i === 0) throw noRecordsError(`hf:${QASPER_HUB.dataset} ${split}`);
+  }
+
+  protected override loadOther(path: string, options: DatasetLoadOptions): Iterable<AnyHibenchRecord> | undefined {
+    const input = readPaperInput(path);
+    const compat = options.compat ?? 'strict';
+    const seed = options.seed ?? 0;
+    const sel = resolvePaperFilter(toSuiteFilter(options.filters));
+    if (input.kind === 'papers') return generatePaperRecords(input.papers, seed, compat, sel);
+    if (input.kind === 'hibench') return undefined;
+    const report: SwapReport = { total: 0, unswapped: 0, unknown: 0, repaired: 0 };
+    const logger = this.logger;
+    return (function* () {
+      yield* toolkitPaperRecords(input.records, seed, compat, sel, report);
+      if (compat !== 'reference' && report.total > 0 && report.unswapped + report.unknown > 0) {
+        const msg =
+          `hibench/paper: ${report.unswapped} of ${report.total} disordered_section contexts in ${path} do not show the swap their reference names ` +
+          `(${report.unknown} undetermined; the released data's defect, specs/hibench.md §3.6); strict mode swapped the named sections in ${report.repaired} of them. ` +
+          'Use --compat reference to score the released texts as they are, or generate the task from QASPER papers.';
+        if (logger) logger.warn(msg);
+        else process.emitWarning(msg);
+      }
+    })();
   }
 }

@@ -15,6 +15,7 @@ export const SYSTEM_PROMPTS: Record<Scenario, string> = {
   json: HIERARCHY_SYSTEM,
   formula: 'As an AI agent, you are tasked with performing mathematical reasoning to assist in solving complex mathematical problems.',
   code: 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
+  paper: 'As an AI agent, you are tasked with performing paper reasoning to assist in understanding and analyzing complex academic papers.',
 };
 
 /** Binary and multiple tree are "fundamental" tree scenarios: newline separators, one space before "and" (§2). */
@@ -72,7 +73,8 @@ export interface AssembledQuery {
  * @param question the filled task template, e.g. "Given the hierarchical structure 4 -> 1, ..., is node 1 a leaf node?"
  */
 export function assembleQuery(scenario: Scenario, question: string, outputTemplate: string, icl: IclMode, exemplars: readonly Exemplar[]): AssembledQuery {
-  const fundamental = scenario !== 'formula' && scenario !== 'code';
+  // Formula and the other practical scenarios (Code, Paper) concatenate without separators (§2)
+  const fundamental = scenario !== 'formula' && scenario !== 'code' && scenario !== 'paper';
   const sep = fundamental ? '\n' : '';
   const format = formatSentence(scenario, outputTemplate);
   const prefix = iclPrefix(icl, exemplars);

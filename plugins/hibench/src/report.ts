@@ -8,8 +8,8 @@
 import type { Json, ReportBar, ReportChart, ReportRun, ReportTable, ReportViewCode, ReportViewContext, SampleUnit, UnitEstimate } from '@hpt-bench/sdk';
 import { DIMENSIONS, dimensionOf } from './match/aggregate.js';
 
-/** Difficulty presets of the generators in display order (tree `easy`..`hard-2`, JSON `small`..`large-2`; §2). */
-export const PRESET_ORDER: readonly string[] = ['easy', 'easy-balanced', 'easy-unbalanced', 'medium', 'medium-balanced', 'medium-unbalanced', 'medium-1', 'medium-2', 'hard', 'hard-balanced', 'hard-unbalanced', 'hard-1', 'hard-2', 'small', 'large-1', 'large-2'];
+/** Difficulty presets of the generators in display order (tree `easy`..`hard-2`, JSON `small`..`large-2`; §2), then the Paper sources. */
+export const PRESET_ORDER: readonly string[] = ['easy', 'easy-balanced', 'easy-unbalanced', 'medium', 'medium-balanced', 'medium-unbalanced', 'medium-1', 'medium-2', 'hard', 'hard-balanced', 'hard-unbalanced', 'hard-1', 'hard-2', 'small', 'large-1', 'large-2', 'released', 'generated'];
 
 /** The leaderboard aggregate of a run's summary (`metrics.hibench` or `metrics.hibenchAll`, §4.5), fractions in [0, 1]. */
 export interface LeaderboardAggregate {
@@ -106,6 +106,9 @@ export class HibenchReportView implements ReportViewCode {
     const notes: string[] = ['Accuracy (%) of zero-shot, non-nonsense queries (hibench.md §4.5 step 1) solved at some ladder level; task = mean of its configurations, scenario = mean of its tasks, Avg = mean of the scenarios.'];
     if (hidden) notes.push(`${hidden} older run(s) of the same model and scenario are not shown (the newest is).`);
     if (empty) notes.push(`${empty} run(s) have no zero-shot queries, so no leaderboard score (see metrics.hibenchAll in the JSON report).`);
+    if ([...perModel.values()].some((by) => by.has('paper'))) {
+      notes.push('Paper: the mean per-query score (hit rate in compat mode; answer-F1, outline LCS-F1 and section-set match in strict mode), whatever the solve threshold.');
+    }
     const scenarios = orderColumns([...new Set([...perModel.values()].flatMap((m) => [...m.keys()]))], ctx.order);
     const tables: ReportTable[] = [];
     tables.push({

@@ -4,10 +4,11 @@
 import type { CompatMode, Json } from '@hpt-bench/sdk';
 
 /**
- * The scenarios (specs/hibench.md §1.1): four generated ones, and Code, whose records are built from curated data
- * (the LeetCode solutions and their labels, `--data`).
+ * The HiBench scenarios (specs/hibench.md §1.1): four generated ones, Code (records built from curated data: the LeetCode
+ * solutions and their labels, `--data`), and Paper (curated QASPER papers, or the toolkit's released files; its
+ * structure tasks are generated from the paper trees).
  */
-export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code';
+export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper';
 
 /** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
 export type Representation = 'edge' | 'hierarchy';
@@ -41,7 +42,8 @@ export interface TreeStructure {
  * - `structure`: a tree in `representation`; compat = edge: list match on ",", hierarchy: digit sequence; strict =
  *   parsed structural equality (binary: same parent and side; multi-tree: same parent, child order ignored);
  *   `empty` is the literal for an edgeless result ("No edges").
- * - `hit-rate`: recall of `sep`-separated reference items (Paper; fractional score).
+ * - `hit-rate`: recall of `sep`-separated reference items (Paper; fractional score); strict mode scores with `metric`
+ *   instead when it is set (Paper, §7 rec. 18: `answer-f1`, `outline-f1`, `section-set`; paper/metrics.ts).
  * - `bigo` (with `string`, the Code scenario): compat = all whitespace removed from the raw output and target, then the
  *   toolkit's containment; strict = canonical big-O equality (../code/bigo.ts).
  */
@@ -58,6 +60,7 @@ export interface MatcherSpec {
   empty?: string;
   tolerance?: number;
   bigo?: boolean;
+  metric?: 'answer-f1' | 'outline-f1' | 'section-set';
 }
 
 /**
@@ -82,12 +85,13 @@ export interface Exemplar {
  *   rendered structure in the input's representation; formula calculation gives the Python-repr string ("11", "3.0").
  * - `params`: the generator parameters of the structure/document/formula; `args`: the question's parameters.
  */
-export interface HibenchRecord {
+export interface HibenchRecord<R extends string | null = Representation | null> {
   id: string;
   scenario: Scenario;
   task: string;
   preset: string;
-  representation: Representation | null;
+  /** tree scenarios: `edge` / `hierarchy` (others null); Paper records (`PaperRecord`): `structured` / `plain` */
+  representation: R;
   icl: IclMode;
   compat: CompatMode;
   system: string;
@@ -112,6 +116,12 @@ export interface HibenchRecord {
   code?: string;
 }
 
+/** A Paper record: its representation is the paper rendering, `structured` or `plain` (paper/document.ts). */
+export type PaperRecord = HibenchRecord<'structured' | 'plain'>;
+
+/** A record of any scenario (what the dataset layer reads, selects and turns into samples). */
+export type AnyHibenchRecord = HibenchRecord<Representation | 'structured' | 'plain' | null>;
+
 /**
  * Which part of a suite to generate. Every list is a filter (undefined or empty = all); values are validated by the
  * scenario and unknown values are an `E_CONFIG` error naming the valid ones.
@@ -134,18 +144,18 @@ export interface SuiteFilter {
 export interface Selection {
   tasks: readonly string[];
   presets: readonly string[];
-  representations?: readonly Representation[];
+  representations?: readonly (Representation | 'structured' | 'plain')[];
   icl: readonly IclMode[];
   semantics?: readonly ('normal' | 'nonsense')[];
 }
 
 /** Does a record fall in a selection? */
-export function selects(sel: Selection, r: HibenchRecord): boolean {
+export function selects(sel: Selection, r: AnyHibenchRecord): boolean {
   return (
     sel.tasks.includes(r.task) &&
     sel.presets.includes(r.preset) &&
     sel.icl.includes(r.icl) &&
-    (!sel.representations || sel.representations.includes(r.representation as Representation)) &&
+    (!sel.representations || sel.representations.includes(r.representation as Representation | 'structured' | 'plain')) &&
     (!sel.semantics || sel.semantics.includes(r.semantics as 'normal' | 'nonsense'))
   );
 }
@@ -158,4 +168,4 @@ export interface GenerateOptions {
 }
 
 /** A scenario generator: a lazy, deterministic stream of records (same options => same records, byte for byte). */
-export type ScenarioGenerator = (options: GenerateOptions) => Generator<HibenchRecord>;
+export type ScenarioGenerator = (options: GenerateOptions) => Generator<AnyHibenchRecord>;

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult } from '@hpt-bench/sdk';
+import { loadHubRows } from '../data/hub.js';
 import { OutageBreaker } from '../exec/breaker.js';
 import { forEachConcurrent } from '../exec/pool.js';
 import { withGenericInput } from '../prompt/pack.js';
@@ -88,6 +89,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       split: config.split,
       onInvalid: config.onInvalid,
       cacheDir: config.cacheDir,
+      hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
       warn: (m) => {
         skipped++;
         hooks.logger.warn(m);

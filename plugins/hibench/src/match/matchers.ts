@@ -7,6 +7,7 @@ import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { bigOEqual } from '../code/bigo.js';
 import { parseExpression, exprEqual } from '../formula/notation.js';
 import { pyStr } from '../prompt.js';
+import { paperScore } from '../paper/metrics.js';
 import { isNoEdges, parseStructure, structuresEqual } from '../tree/parse.js';
 import type { MatcherSpec, Representation, TreeStructure } from '../types.js';
 import { extractAnswer, extractReference } from './extract.js';
@@ -358,7 +359,22 @@ function strictStructure(extracted: string, target: Json, spec: MatcherSpec): bo
   return a !== null && structuresEqual(a, t, { binary });
 }
 
+/** Strict Paper scoring (§7 rec. 18): the strict (last) answer scored with `spec.metric` (paper/metrics.ts). */
+function strictPaper(output: string, target: Json, spec: MatcherSpec & { metric: NonNullable<MatcherSpec['metric']> }): MatchResult {
+  const extracted = extractAnswer(output, 'strict');
+  if (extracted === null) return { correct: false, score: 0, extracted: null };
+  const score = paperScore(extracted, target, spec.metric);
+  return { correct: score >= 1, score, extracted };
+}
+
+/** The fractional score of a recorded (extracted) hit-rate answer in a mode: strict with a `metric` → that metric. */
+export function fractionalScoreOfExtracted(extracted: string, target: Json, spec: MatcherSpec, compat: CompatMode): number {
+  if (compat !== 'reference' && spec.metric !== undefined) return paperScore(extracted, target, spec.metric);
+  return hitRateOfExtracted(extracted, target, spec);
+}
+
 function strictMatch(output: string, target: Json, spec: MatcherSpec): MatchResult {
+  if (spec.type === 'hit-rate' && spec.metric !== undefined) return strictPaper(output, target, { ...spec, metric: spec.metric });
   if (spec.type === 'hit-rate') return hitRate(output, target, spec, 'strict');
   const extracted = extractAnswer(output, 'strict');
   if (extracted === null) return result(false, null);
@@ -402,7 +418,8 @@ function strictMatch(output: string, target: Json, spec: MatcherSpec): MatchResu
  *   (a TreeStructure object target is used as-is); `empty` target ↔ the answer normalises to "no edges" or parses to a
  *   single node. `representation` defaults to `hierarchy` for multi-line targets, else `edge`; `binary` defaults to
  *   whether the target carries "(L)"/"(R)" tags;
- * - `hit-rate`: as compat but with the strict extractor.
+ * - `hit-rate`: as compat but with the strict extractor; with `metric` set (Paper), the strict answer scored by
+ *   `paperScore` (answer-F1, outline LCS-F1 or section-set match), correct iff the score is 1.
  *
  * Returns `{correct, score, extracted}` (score 1/0, hit-rate: the fraction). An unknown `spec.type` or an invalid `sep`
  * / `skip` throws HptError `E_CONFIG`; a target the strict matcher cannot read (not a number, unparsable structure or

@@ -15,7 +15,7 @@ import {
 import { answerJson, pyStr } from '../prompt.js';
 import type { MatcherSpec } from '../types.js';
 import { aggregateScores, type ScoreRow } from './aggregate.js';
-import { DEFAULT_NONE, hitRateOfExtracted, matchAnswer } from './matchers.js';
+import { DEFAULT_NONE, fractionalScoreOfExtracted, matchAnswer } from './matchers.js';
 
 type MatchType = MatcherSpec['type'];
 
@@ -44,10 +44,12 @@ const FIELDS: Record<Exclude<keyof MatcherSpec, 'type'>, 'string' | 'boolean' | 
   empty: 'string',
   tolerance: 'number',
   bigo: 'boolean',
+  metric: 'string',
 };
 const ENUMS: Partial<Record<keyof MatcherSpec, readonly string[]>> = {
   notation: ['infix', 'prefix', 'postfix'],
   representation: ['edge', 'hierarchy'],
+  metric: ['answer-f1', 'outline-f1', 'section-set'],
 };
 
 function parseType(value: Json, where: string): Partial<MatcherSpec> & { type: MatchType } {
@@ -148,6 +150,21 @@ export function renderAnswer(target: Json, spec?: Partial<MatcherSpec>): string 
 /** The random baseline's big-O answers (Code scenario). */
 const COMMON_BIGO = ['O(1)', 'O(logn)', 'O(n)', 'O(nlogn)', 'O(n^2)', 'O(2^n)'] as const;
 
+/** The error of a missing `--threshold` for a fractional strict score (Paper, like IWSLT and SamSum: never defaulted). */
+export const PAPER_THRESHOLD_REQUIRED = '--threshold is required for hibench/paper in strict mode (a sample is solved when its score reaches it, e.g. 0.5)';
+
+/**
+ * The `threshold` scorer option (a number, or numeric string, in [0, 1]) or undefined when absent.
+ * @throws HptError `E_CONFIG` when it is present but not a number in [0, 1].
+ */
+export function thresholdOf(options: Record<string, Json> | undefined): number | undefined {
+  const v = options?.['threshold'];
+  if (v === undefined || v === null) return undefined;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new HptError('E_CONFIG', `--threshold must be a number from 0 to 1, got ${JSON.stringify(v)}`);
+  return n;
+}
+
 function randomInt(random: () => number, lo: number, hi: number): number {
   return lo + Math.floor(random() * (hi - lo + 1));
 }
@@ -196,15 +213,23 @@ export class HierarchyScorer implements Scorer {
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {
     const spec = this.matcherFor(sample, ctx);
     try {
-      const r = matchAnswer(output.completion, sample.target, spec, ctx?.compat === 'reference' ? 'reference' : 'strict');
-      return { solved: r.correct, score: r.score, extracted: r.extracted };
+      const compat = ctx?.compat === 'reference' ? 'reference' : 'strict';
+      const r = matchAnswer(output.completion, sample.target, spec, compat);
+      if (spec.type !== 'hit-rate') return { solved: r.correct, score: r.score, extracted: r.extracted };
+      // fractional scores (hit rate; strict Paper metrics): solved when the score reaches --threshold
+      const threshold = thresholdOf(ctx?.options);
+      if (threshold === undefined && compat === 'strict' && spec.metric !== undefined) throw new HptError('E_CONFIG', PAPER_THRESHOLD_REQUIRED);
+      return { solved: threshold === undefined ? r.correct : r.extracted !== null && r.score >= threshold, score: r.score, extracted: r.extracted };
     } catch (e) {
       if (e instanceof HptError) throw new HptError(e.code, `hibench sample ${JSON.stringify(sample.id)}: ${e.message}`, { cause: e });
       throw e;
     }
   }
 
-  /** A completion accepted as the target in both modes: `{"answer": <target>}` (see `renderAnswer`). */
+  /**
+   * A completion accepted as the target: `{"answer": <target>}` (see `renderAnswer`); for a strict Paper sample (a
+   * `metric`), the first reference alone (answer-F1 1 against it).
+   */
   renderTarget(sample: Sample, ctx?: ScoreContext): string {
     let spec: Partial<MatcherSpec> | undefined;
     try {
@@ -212,6 +237,7 @@ export class HierarchyScorer implements Scorer {
     } catch {
       spec = undefined;
     }
+    if (spec?.metric !== undefined && ctx?.compat !== 'reference' && Array.isArray(sample.target) && sample.target.length > 0) return renderAnswer(sample.target[0]!, spec);
     return renderAnswer(sample.target, spec);
   }
 
@@ -269,7 +295,8 @@ export class HierarchyScorer implements Scorer {
    * The HiBench metric (§4.4–4.6): collects one row per recorded prediction — scenario, task, config, icl, semantics
    * from `sample.meta` (missing scenario/task → "unknown"; missing config → the present fields of scenario, task,
    * preset, representation, icl, semantics joined by "/"); score = solved ? 1 : 0, except for hit-rate samples, whose
-   * fractional score is recomputed from the recorded prediction (the extracted answer) with `hitRateOfExtracted`.
+   * fractional score is recomputed from the recorded prediction (the extracted answer) with
+   * `fractionalScoreOfExtracted` (the hit rate; in strict mode a Paper sample's `metric`) — a mean, whatever the threshold.
    * `result()` = `{ meanScore: mean score of all rows (the run's accuracy unless hit-rate fractions occur), hibench: aggregateScores(rows) (zero-shot, no nonsense),
    * hibenchAll: aggregateScores(rows, no filters) }`, fractions in [0, 1].
    */
@@ -281,7 +308,7 @@ export class HierarchyScorer implements Scorer {
         let score = solved ? 1 : 0;
         try {
           const spec = this.matcherFor(sample, ctx);
-          if (spec.type === 'hit-rate') score = typeof prediction === 'string' ? hitRateOfExtracted(prediction, sample.target, spec) : 0;
+          if (spec.type === 'hit-rate') score = typeof prediction === 'string' ? fractionalScoreOfExtracted(prediction, sample.target, spec, ctx?.compat === 'reference' ? 'reference' : 'strict') : 0;
         } catch {
           // no usable matcher here: keep solved ? 1 : 0
         }
@@ -331,6 +358,22 @@ export class HierarchyListScorer extends HierarchyScorer {
 export class HierarchyStructureScorer extends HierarchyScorer {
   override readonly id: string = 'hierarchy-structure';
   protected override readonly fixedType: MatchType = 'structure';
+}
+
+/**
+ * Scorer `hierarchy-paper` (hibench/paper): `HierarchyScorer` whose `prepare` requires `--threshold` in strict mode
+ * (the strict Paper scores are fractional — answer-F1, outline F1 — and a sample is solved when its score reaches the
+ * threshold, as for IWSLT and SamSum); in compat mode the threshold is optional (absent: solved iff hit rate = 1).
+ */
+export class HierarchyPaperScorer extends HierarchyScorer {
+  override readonly id: string = 'hierarchy-paper';
+
+  /** @throws HptError `E_CONFIG` when strict and `threshold` is missing, or when it is not a number in [0, 1]. */
+  override prepare(ctx: ScoreContext): void {
+    super.prepare(ctx);
+    const t = thresholdOf(ctx.options);
+    if (t === undefined && ctx.compat !== 'reference') throw new HptError('E_CONFIG', PAPER_THRESHOLD_REQUIRED);
+  }
 }
 
 /** Scorer `hierarchy-hit-rate`: `HierarchyScorer` with the match type fixed to `hit-rate` (§4.3 hit_rate, Paper). */
