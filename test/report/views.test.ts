@@ -206,7 +206,19 @@ describe('the HiBench view (plugins/hibench)', () => {
     const lb = byId(tables, 'hibench-leaderboard')!;
     expect(headers(lb)).toEqual(['Model', 'J', 'Bin', 'Avg']);
     expect(lb.rows[0]!.map((c) => c.value)).toEqual(['m:a', 90, 50, 70]);
-    expect(lb.rows[1]!.map((c) => c.value)).toEqual(['m:b', null, 10, 10]);
+    // a scenario the model did not run is marked, and Avg is never a mean over fewer scenarios
+    expect(lb.rows[1]!.map((c) => c.value)).toEqual(['m:b', 'not run', 10, null]);
+    expect(lb.notes).toContain('Not run, so no Avg (the mean of all 2 scenarios, never of fewer): m:b: J.');
+    // every scenario of the view is a column, run or not
+    const six = ['binary-tree', 'multiple-tree', 'json', 'code', 'formula', 'paper'];
+    const all = new HibenchReportView().tables({
+      runs, order: six, bootstrap: { resamples: 10, seed: 0, level: 0.95, units: '' },
+      units: () => [], estimate: () => ({ hpi: 0, hpiCi95: null, accuracy: 0, accuracyCi95: null }),
+      label: (id) => id, modelLabel: (r) => r.model, runLabel: (r) => r.runId,
+    });
+    const lb6 = byId(all, 'hibench-leaderboard')!;
+    expect(headers(lb6)).toEqual(['Model', ...six, 'Avg']);
+    expect(lb6.rows[0]!.map((c) => c.value)).toEqual(['m:a', 50, 'not run', 90, 'not run', 'not run', 'not run', null]);
     const dims = byId(tables, 'hibench-dimensions')!;
     expect(headers(dims)).toEqual(['Model', 'Structural Manipulation']);
     expect(dims.rows[0]![1]!.value).toBeCloseTo(40, 12);

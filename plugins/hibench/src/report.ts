@@ -70,13 +70,16 @@ export function hibenchBreakdown(units: readonly SampleUnit[], estimate: Estimat
   };
 }
 
+/** The leaderboard cell of a scenario a model has no run of. */
+export const NOT_RUN = 'not run';
+
 function orderColumns(present: string[], order: readonly string[]): string[] {
   return [...order.filter((c) => present.includes(c)), ...present.filter((c) => !order.includes(c))];
 }
 
 /**
- * The HiBench report view: tables (hibench.md §4.5-4.6, in %): the leaderboard (scenario columns + Avg = mean of the
- * scenario scores), one task table per scenario (task columns + Avg = the scenario score), and the capability
+ * The HiBench report view: tables (hibench.md §4.5-4.6, in %): the leaderboard (a column per scenario of the view,
+ * `NOT_RUN` where a model has no run of it, + Avg = the mean of all scenario scores, left empty unless every one was run), one task table per scenario (task columns + Avg = the scenario score), and the capability
  * dimensions (per model, the mean over its scenarios' dimension scores, §4.6); charts: HPI by preset and by
  * capability dimension (bootstrap intervals per group) and the leaderboard accuracy by dimension.
  */
@@ -110,19 +113,27 @@ export class HibenchReportView implements ReportViewCode {
       notes.push('Paper: the mean per-query score (hit rate in compat mode; answer-F1, outline LCS-F1 and section-set match in strict mode), whatever the solve threshold.');
     }
     const scenarios = orderColumns([...new Set([...perModel.values()].flatMap((m) => [...m.keys()]))], ctx.order);
+    // the leaderboard always shows every scenario of the view (the six of §1.1), so a scenario a model did not run is
+    // marked as such, and Avg (the overall score, §4.5: the mean of the six) is given only when all of them were run
+    const columns = [...ctx.order, ...scenarios.filter((s) => !ctx.order.includes(s))];
+    const incomplete: string[] = [];
+    const rows = models.map((m) => {
+      const by = perModel.get(m);
+      const vals = columns.map((s) => by?.get(s)?.agg.scenarios[s]);
+      const missing = columns.filter((_, i) => typeof vals[i] !== 'number');
+      if (missing.length && by) incomplete.push(`${m}: ${missing.map((s) => ctx.label(s)).join(', ')}`);
+      const avg = missing.length === 0 && vals.length > 0 ? (100 * (vals as number[]).reduce((a, b) => a + b, 0)) / vals.length : null;
+      return [{ value: m }, ...vals.map((v) => ({ value: typeof v === 'number' ? v * 100 : NOT_RUN })), { value: avg }];
+    });
+    if (incomplete.length) notes.push(`Not run, so no Avg (the mean of all ${columns.length} scenarios, never of fewer): ${incomplete.join('; ')}.`);
     const tables: ReportTable[] = [];
     tables.push({
       id: 'hibench-leaderboard',
       title: 'HiBench leaderboard: accuracy (%) per scenario',
       source: 'hibench.md §4.5 (HiBench Table 2 layout)',
       notes,
-      columns: [{ label: 'Model' }, ...scenarios.map((s) => ({ label: ctx.label(s), digits: 2 })), { label: 'Avg', digits: 2 }],
-      rows: models.map((m) => {
-        const by = perModel.get(m);
-        const vals = scenarios.map((s) => by?.get(s)?.agg.scenarios[s]);
-        const present = vals.filter((v): v is number => typeof v === 'number');
-        return [{ value: m }, ...vals.map((v) => ({ value: typeof v === 'number' ? v * 100 : null })), { value: present.length ? (100 * present.reduce((a, b) => a + b, 0)) / present.length : null }];
-      }),
+      columns: [{ label: 'Model' }, ...columns.map((s) => ({ label: ctx.label(s), digits: 2 })), { label: 'Avg', digits: 2 }],
+      rows,
     });
     for (const s of scenarios) {
       const tasks: string[] = [];
