@@ -7,28 +7,12 @@ import {
   ModelClient,
   type Model,
   type ModelRequest,
-  type RetryInfo,
   type Sample,
 } from '@hpt-bench/core';
-import { cacheFactory, ok, POLICY, REQ, ScriptedModel } from '../helpers/scripted-model.js';
+import { cacheFactory, client, ok, POLICY, REQ, ScriptedModel } from '../helpers/scripted-model.js';
 
 const freshCache = cacheFactory('hpt-client-');
 
-function client(inner: Model, over: Partial<ConstructorParameters<typeof ModelClient>[1]> = {}) {
-  const sleeps: number[] = [];
-  const retries: RetryInfo[] = [];
-  const c = new ModelClient(inner, {
-    limiters: new EndpointLimiters(4),
-    retry: POLICY,
-    random: () => 0.5,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onRetry: (info) => retries.push(info),
-    ...over,
-  });
-  return { c, sleeps, retries };
-}
 
 describe('ModelClient retries', () => {
   it('retries retryable errors with backoff and then succeeds; forwards id and endpoint', async () => {

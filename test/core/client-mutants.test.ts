@@ -13,9 +13,8 @@ import {
   ModelClient,
   type Model,
   type ModelResponse,
-  type RetryInfo,
 } from '@hpt-bench/core';
-import { cacheFactory, ok, POLICY, REQ, ScriptedModel } from '../helpers/scripted-model.js';
+import { cacheFactory, client, ok, POLICY, REQ, ScriptedModel } from '../helpers/scripted-model.js';
 
 const freshCache = cacheFactory('hpt-client-mut-');
 
@@ -36,21 +35,6 @@ function recordingLimiters() {
   return { limiters, endpoints, outcomes };
 }
 
-function client(inner: Model, over: Partial<ConstructorParameters<typeof ModelClient>[1]> = {}) {
-  const sleeps: number[] = [];
-  const retries: RetryInfo[] = [];
-  const c = new ModelClient(inner, {
-    limiters: new EndpointLimiters(4),
-    retry: POLICY,
-    random: () => 0.5,
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
-    onRetry: (info) => retries.push(info),
-    ...over,
-  });
-  return { c, sleeps, retries };
-}
 
 describe('ModelClient: identity and options', () => {
   it('has the inner model id; no endpoint property when the inner model has none', () => {

@@ -5,19 +5,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkResumedSample, configHash, currentOwner, dataFingerprint, openRun, ownerAlive, RunStore, sampleHash, STALE_MS, type RunConfig } from '@hpt-bench/core';
+import { BASE_CONFIG } from '../helpers/run-config.js';
 
-const base: RunConfig = {
-  dataset: 'boolq',
-  model: 'openai:m',
-  modelOptions: { apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 1000 },
-  ladder: 'hpf',
-  compat: 'strict',
-  seed: 0,
-  concurrency: 4,
-  generation: { temperature: 0.6, topP: 0.9, maxTokens: 1024 },
-  onInvalid: 'fail',
-  cacheDir: '/tmp/a',
-};
+const base: RunConfig = BASE_CONFIG;
 
 describe('configHash (which runs may resume each other)', () => {
   it('ignores execution settings and key names, not what changes results', () => {

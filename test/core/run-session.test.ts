@@ -26,20 +26,10 @@ import {
   type RngFactory,
   type RunConfig,
 } from '@hpt-bench/core';
+import { BASE_CONFIG } from '../helpers/run-config.js';
 import { ROOT } from '../helpers/cli.js';
 
-const base: RunConfig = {
-  dataset: 'boolq',
-  model: 'openai:m',
-  modelOptions: { apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 1000 },
-  ladder: 'hpf',
-  compat: 'strict',
-  seed: 0,
-  concurrency: 4,
-  generation: { temperature: 0.6, topP: 0.9, maxTokens: 1024 },
-  onInvalid: 'fail',
-  cacheDir: '/tmp/a',
-};
+const base: RunConfig = BASE_CONFIG;
 
 const tmpStore = () => join(mkdtempSync(join(tmpdir(), 'hpt-session-')), 'sub', 's.db');
 const builtins = ['hpt-datasets', 'hpf-strategies', 'openai', 'baselines', 'metrics'].map((p) => ({ root: join(ROOT, 'plugins', p), origin: 'builtin' as const }));

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { CallCache, RunStore, type Model, type ModelRequest, type ModelResponse, type RetryPolicy } from '@hpt-bench/core';
+import { CallCache, EndpointLimiters, ModelClient, RunStore, type Model, type ModelRequest, type ModelResponse, type RetryInfo, type RetryPolicy } from '@hpt-bench/core';
 
 /** Retries fast enough for tests: 3 retries, 100 ms base, 1 s cap. */
 export const POLICY: RetryPolicy = { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 1000 };
@@ -50,4 +50,24 @@ export function cacheFactory(prefix: string): () => CallCache {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let n = 0;
   return () => new CallCache(new RunStore(join(dir, `${++n}.db`)).db);
+}
+
+/**
+ * A `ModelClient` around `inner` for tests: 4 slots per endpoint, `POLICY`, jitter fixed at 0.5, sleeps recorded
+ * instead of waited (`sleeps`, in ms) and every retry recorded (`retries`); `over` replaces any of these options.
+ */
+export function client(inner: Model, over: Partial<ConstructorParameters<typeof ModelClient>[1]> = {}): { c: ModelClient; sleeps: number[]; retries: RetryInfo[] } {
+  const sleeps: number[] = [];
+  const retries: RetryInfo[] = [];
+  const c = new ModelClient(inner, {
+    limiters: new EndpointLimiters(4),
+    retry: POLICY,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    onRetry: (info) => retries.push(info),
+    ...over,
+  });
+  return { c, sleeps, retries };
 }

@@ -8,17 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-
-/** Source files (not tests) under `dir`. */
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sources(p));
-    else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.(test|spec)\.[mc]?[jt]s$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
+import { sourceFiles as sources } from '../helpers/sources.js';
 
 /** Every module specifier a file names, with comments removed first. */
 export function specifiers(text: string): string[] {

@@ -7,10 +7,11 @@
  * new dataset or task is checked without editing this file. Comments are stripped first (docstrings cite the specs);
  * a name matches as a whole word.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { sourceFiles as sources } from '../helpers/sources.js';
 import { CAPABILITY_DIMENSIONS, DIMENSIONS, TASK_GROUPS } from '../../plugins/hibench/src/match/aggregate.js';
 import { BINARY_TASKS, MULTIPLE_TASKS } from '../../plugins/hibench/src/tree/tasks.js';
 import { FORMULA_TASKS } from '../../plugins/hibench/src/formula/generate.js';
@@ -168,17 +169,6 @@ function hibenchNames(): string[] {
  * be one of the names read above (the test checks), so the list cannot hide a name by a typo.
  */
 const ORDINARY_WORDS = ['json', 'JSON', 'code', 'Code', 'formula', 'Formula', 'paper', 'Paper', 'root', 'leaf', 'balance', 'calculate', 'convert', 'equivalent', 'isomorphic', 'Binary', 'Multiple'];
-
-/** Source files (not tests, not declarations) under `dir`. */
-function sources(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sources(p));
-    else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.(test|spec)\.[mc]?[jt]s$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 describe('the core knows no benchmark', () => {
   it('the comment stripper and the matcher find a planted name, and only outside comments', () => {

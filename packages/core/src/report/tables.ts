@@ -107,8 +107,11 @@ export function metricCell(r: ReportRun, m: ReportMetricDecl): ReportCell {
 /** The metric of a dataset without a declared one: its accuracy in %, with the interval (hpt.md §7.3 for other datasets). */
 const accuracyMetric = (label: string): ReportMetricDecl => ({ label: `${label} Acc`, scale: 100, ci: true });
 
-/** The HPT Table 1 layout (hpt.md §7.1): per dataset `<D> HPI` and `<D> Acc` (accuracy %), with 95% intervals. */
-function hpiAccuracyTable(t: ReportTableDecl, placed: Placed[], order: readonly string[]): ReportTable {
+/**
+ * The runs placed in a per-dataset layout as a grid: one row per model (in first-seen order), one column per dataset
+ * key (`order` first, then the others as seen), the newest run per cell (`Grid`); `labels` maps each key to its label.
+ */
+function datasetGrid(placed: Placed[], order: readonly string[]): { grid: Grid; labels: Map<string, string>; ordered: string[] } {
   const grid = new Grid();
   const cols: string[] = [];
   const labels = new Map<string, string>();
@@ -117,7 +120,12 @@ function hpiAccuracyTable(t: ReportTableDecl, placed: Placed[], order: readonly 
     labels.set(p.key, p.label);
     grid.put(modelLabel(p.run), p.key, p.run);
   }
-  const ordered = orderColumns(cols, order);
+  return { grid, labels, ordered: orderColumns(cols, order) };
+}
+
+/** The HPT Table 1 layout (hpt.md §7.1): per dataset `<D> HPI` and `<D> Acc` (accuracy %), with 95% intervals. */
+function hpiAccuracyTable(t: ReportTableDecl, placed: Placed[], order: readonly string[]): ReportTable {
+  const { grid, labels, ordered } = datasetGrid(placed, order);
   const columns: ReportColumn[] = [{ label: 'Model' }];
   for (const c of ordered) columns.push({ label: `${labels.get(c)} HPI`, ci: true, digits: 2 }, { label: `${labels.get(c)} Acc`, ci: true, digits: 2 });
   const rows = grid.rows.map((m) => {
@@ -136,15 +144,7 @@ function hpiAccuracyTable(t: ReportTableDecl, placed: Placed[], order: readonly 
  * each pair of headers is prefixed by the dataset label.
  */
 function hpiMetricTable(t: ReportTableDecl, placed: Placed[], order: readonly string[]): ReportTable {
-  const grid = new Grid();
-  const cols: string[] = [];
-  const labels = new Map<string, string>();
-  for (const p of placed) {
-    if (!cols.includes(p.key)) cols.push(p.key);
-    labels.set(p.key, p.label);
-    grid.put(modelLabel(p.run), p.key, p.run);
-  }
-  const ordered = orderColumns(cols, order);
+  const { grid, labels, ordered } = datasetGrid(placed, order);
   const prefix = (c: string) => (ordered.length > 1 || (t.datasets?.length ?? 0) > 1 ? `${labels.get(c)} ` : '');
   const metricOf = (c: string): ReportMetricDecl => t.metrics?.[c] ?? { label: 'Acc', scale: 100, ci: true };
   const columns: ReportColumn[] = [{ label: 'Model' }];

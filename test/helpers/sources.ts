@@ -1,0 +1,13 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The source files (`.ts`, `.mts`, `.js`, `.mjs`; not tests, not declarations) under `dir`, recursively, as paths. */
+export function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
+    else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.(test|spec)\.[mc]?[jt]s$/.test(name) && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
