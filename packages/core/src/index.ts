@@ -19,6 +19,7 @@ export * from './ladder/adaptive.js';
 export * from './ladder/single-call.js';
 export * from './store/store.js';
 export * from './store/cache.js';
+export * from './store/texts.js';
 export * from './store/queries.js';
 export * from './exec/cache-key.js';
 export * from './exec/pool.js';

@@ -2,7 +2,7 @@
  * Encoding and decoding of the store's rows: runs, graded outputs (stored without the prompt text the calls table
  * holds), calls, attempts and selections, and the text cleaning of raw text columns.
  */
-import type { AttemptRecord, CallRecord, GradedOutput, Json, SelectionRecord } from '@hpt-bench/sdk';
+import type { AttemptRecord, CallRecord, ChatMessage, GradedOutput, Json, SelectionRecord } from '@hpt-bench/sdk';
 import type { RunRecord, RunStatus } from './store.js';
 
 /**
@@ -68,8 +68,11 @@ function loadedGraded(json: string, calls: CallRecord[]): GradedOutput {
   return (promptText === undefined ? g : { promptText, ...g }) as GradedOutput;
 }
 
+/** Decodes a stored `messages` column (texts.ts `decodeMessages` with the store's shared texts). */
+export type MessagesDecoder = (json: string) => ChatMessage[];
+
 /** A `selections` row as a `SelectionRecord` (with its selector call when the selector asked a model). */
-export function selectionFromRow(s: Record<string, unknown>): SelectionRecord {
+export function selectionFromRow(s: Record<string, unknown>, messages: MessagesDecoder): SelectionRecord {
   return {
     iteration: s.iteration as number,
     level: s.level as number | null,
@@ -82,7 +85,7 @@ export function selectionFromRow(s: Record<string, unknown>): SelectionRecord {
             seq: 0,
             purpose: 'selector' as const,
             model: s.model as string,
-            messages: JSON.parse(s.messages as string),
+            messages: messages(s.messages as string),
             output: s.output as string,
             usage: { promptTokens: s.prompt_tokens as number, completionTokens: s.completion_tokens as number },
             latencyMs: s.latency_ms as number,
@@ -95,12 +98,12 @@ export function selectionFromRow(s: Record<string, unknown>): SelectionRecord {
 }
 
 /** A `calls` row as a `CallRecord`. */
-export function callFromRow(c: Record<string, unknown>): CallRecord {
+export function callFromRow(c: Record<string, unknown>, messages: MessagesDecoder): CallRecord {
   return {
     seq: c.seq as number,
     purpose: c.purpose as 'graded',
     model: c.model as string,
-    messages: JSON.parse(c.messages as string),
+    messages: messages(c.messages as string),
     output: c.output as string,
     usage: { promptTokens: c.prompt_tokens as number, completionTokens: c.completion_tokens as number },
     latencyMs: c.latency_ms as number,
@@ -111,8 +114,8 @@ export function callFromRow(c: Record<string, unknown>): CallRecord {
 }
 
 /** An `attempts` row as an `AttemptRecord`, with its calls taken from `calls` (the sample's `calls` rows). */
-export function attemptFromRow(a: Record<string, unknown>, calls: Record<string, unknown>[]): AttemptRecord {
-  const own = calls.filter((c) => c.attempt === a.attempt).map(callFromRow);
+export function attemptFromRow(a: Record<string, unknown>, calls: Record<string, unknown>[], messages: MessagesDecoder): AttemptRecord {
+  const own = calls.filter((c) => c.attempt === a.attempt).map((c) => callFromRow(c, messages));
   return {
     level: a.level as number,
     strategy: a.strategy as string,

@@ -5,7 +5,7 @@
  * nullable or defaulted columns, new tables), so that a store written by an earlier version still opens and resumes.
  */
 
-/** Runs, their samples, attempts, calls and adaptive selections. */
+/** Runs, their samples, attempts, calls and adaptive selections, and the long prompt lines the calls share (`texts`, see texts.ts). */
 export const RUN_SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY,
@@ -93,6 +93,10 @@ CREATE TABLE IF NOT EXISTS selections (
   cached INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, iteration),
   FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS texts (
+  hash TEXT PRIMARY KEY,
+  body TEXT NOT NULL
 );
 `;
 

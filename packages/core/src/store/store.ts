@@ -7,6 +7,7 @@ import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calib
 import { isReadOnlyError, openStoreDatabase } from './db.js';
 import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
 import { attemptFromRow, selectionFromRow, storedGraded, toRun, wellFormed } from './rows.js';
+import { decodeMessages, encodeMessages } from './texts.js';
 import { checkGroupCommit, DEFAULT_GROUP_COMMIT, type GroupCommit, GroupWriter, type WriteQueue } from './writer.js';
 
 export { wellFormed } from './rows.js';
@@ -239,6 +240,19 @@ export class RunStore implements WriteQueue {
     return st;
   }
 
+  /**
+   * Store a shared prompt line once (texts.ts), inside the write of the sample that uses it, so the line is committed
+   * or rolled back with the sample (no in-memory "already stored" set: a rolled-back sample would leave it wrong).
+   */
+  private readonly putText = (hash: string, body: string): void => {
+    this.stmt('INSERT OR IGNORE INTO texts (hash, body) VALUES (?, ?)').run(hash, body);
+  };
+
+  /** A stored call's messages with their shared lines restored (texts.ts). */
+  private messagesOf(json: string): ReturnType<typeof decodeMessages> {
+    return decodeMessages(json, (hash) => (this.stmt('SELECT body FROM texts WHERE hash = ?').get(hash) as { body: string } | undefined)?.body);
+  }
+
   private readonly insertSample = (runId: string, r: SampleResult, sampleHash: string | null): void => {
     const records = r.records;
     const solved = records ? records.filter((x) => x.solved).length : r.solved ? 1 : 0;
@@ -253,7 +267,7 @@ export class RunStore implements WriteQueue {
     for (const [n, a] of r.attempts.entries()) {
       insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), storedGraded(a), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null);
       for (const c of a.calls) {
-        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, JSON.stringify(c.messages), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
+        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, encodeMessages(c.messages, this.putText), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
       }
     }
     if (r.selections?.length) {
@@ -264,7 +278,7 @@ export class RunStore implements WriteQueue {
         const c = s.call;
         insS.run(
           runId, r.index, s.iteration, s.level, s.valid ? 1 : 0, s.raw === undefined ? null : wellFormed(s.raw), s.solved === undefined ? null : s.solved ? 1 : 0,
-          c?.model ?? null, c ? JSON.stringify(c.messages) : null, c ? wellFormed(c.output) : null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0,
+          c?.model ?? null, c ? encodeMessages(c.messages, this.putText) : null, c ? wellFormed(c.output) : null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0,
         );
       }
     }
@@ -395,8 +409,9 @@ export class RunStore implements WriteQueue {
     for (const row of this.db.prepare("SELECT * FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
       const idx = row.idx as number;
       const calls = callsQ.all(runId, idx) as Record<string, unknown>[];
-      const selections = (selectionsQ.all(runId, idx) as Record<string, unknown>[]).map(selectionFromRow);
-      const attempts = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => attemptFromRow(a, calls));
+      const messages = (json: string) => this.messagesOf(json);
+      const selections = (selectionsQ.all(runId, idx) as Record<string, unknown>[]).map((s) => selectionFromRow(s, messages));
+      const attempts = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => attemptFromRow(a, calls, messages));
       yield {
         sampleId: row.sample_id as string,
         index: idx,
