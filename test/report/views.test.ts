@@ -223,4 +223,27 @@ describe('the HiBench view (plugins/hibench)', () => {
     expect(headers(dims)).toEqual(['Model', 'Structural Manipulation']);
     expect(dims.rows[0]![1]!.value).toBeCloseTo(40, 12);
   });
+
+  it('extension scenarios (code-structure, code-gen) come after Avg, outside it and outside the capability dimensions', () => {
+    const agg = (scenarios: Record<string, number>, dims: Record<string, number>) => ({ hibench: { scenarios, tasks: {}, dimensions: dims, overall: 0, n: 5 } });
+    const six = ['binary-tree', 'multiple-tree', 'json', 'code', 'formula', 'paper'];
+    const runs = [
+      ...six.map((sc, i) => run({ runId: `s${i}`, dataset: sc, metrics: agg({ [sc]: (i + 1) / 10 }, { 'Analytical Reasoning': 0.5 }) })),
+      run({ runId: 'g', dataset: 'code-gen', metrics: agg({ 'code-gen': 0.05 }, { 'Analytical Reasoning': 0.0 }) }),
+      run({ runId: 'x', dataset: 'code-gen', model: 'm:b', metrics: agg({ 'code-gen': 0.25 }, {}) }),
+    ];
+    const tables = new HibenchReportView().tables({
+      runs, order: [...six, 'code-structure', 'code-gen'], bootstrap: { resamples: 10, seed: 0, level: 0.95, units: '' },
+      units: () => [], estimate: () => ({ hpi: 0, hpiCi95: null, accuracy: 0, accuracyCi95: null }),
+      label: (id) => id, modelLabel: (r) => r.model, runLabel: (r) => r.runId,
+    });
+    const lb = byId(tables, 'hibench-leaderboard')!;
+    // code-structure was run by nobody: no column; code-gen after Avg
+    expect(headers(lb)).toEqual(['Model', ...six, 'Avg', 'code-gen']);
+    expect(lb.rows[0]!.map((c) => c.value)).toEqual(['m:a', 10, 20, 30, 40, 50, 60, 35, 5]);
+    expect(lb.rows[1]!.map((c) => c.value)).toEqual(['m:b', ...six.map(() => 'not run'), null, 25]);
+    expect(lb.notes.join(' ')).toMatch(/code-gen: this plugin's scenarios beyond HiBench's six/);
+    // the dimension score of m:a is the mean over its six HiBench runs (50), not pulled down by code-gen's 0
+    expect(byId(tables, 'hibench-dimensions')!.rows[0]!.map((c) => c.value)).toEqual(['m:a', 50]);
+  });
 });
