@@ -11,6 +11,7 @@ import { outlineReference, outlineTitles, paperFromJson, paperToJson, parsePaper
 import { answerF1, lcsLength, normalizeAnswer, outlineF1, outlineItems, paperScore, sectionNames, sectionSetMatch, tokenF1 } from '../../plugins/hibench/src/paper/metrics.js';
 import { paperQuestions, qasperTree, readQasperPapers } from '../../plugins/hibench/src/paper/qasper.js';
 import { readPaperInput } from '../../plugins/hibench/src/paper/sources.js';
+import { paperContext, randomPaperAnswer } from '../../plugins/hibench/src/paper/random.js';
 import { drawSwap, generatePaperRecords, PAPER_COMPAT_EXAMPLES, paperMatcher, resolvePaperFilter, toolkitPaperRecords, type PaperSource, type SwapReport } from '../../plugins/hibench/src/paper/suite.js';
 import { paperTaskText, readToolkitRecord, swapEvidence, PAPER_TASKS } from '../../plugins/hibench/src/paper/toolkit.js';
 import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
@@ -365,3 +366,55 @@ describe('PaperDataset.load --split: QASPER through the host hub loader', () => 
     await expect(collect(new PaperDataset().load({ ...base, split: 'test' }))).rejects.toThrow(/cannot load Hugging Face datasets/);
   });
 });
+
+describe('random answers of the Paper tasks (random baseline)', () => {
+  const paper = '<<<Title>>>\nA Paper\n<<<Abstract>>>\nWe study things.\n<<</Abstract>>>\n<<<Introduction>>>\nIntro text here.\n<<</Introduction>>>\n<<<Method>>>\n<<<Model>>>\nA small network.\n<<</Model>>>\n<<</Method>>>\n<<<Results>>>\nIt works well.\n<<</Results>>>\n<<</Title>>>\n';
+  const example = 'Here is one example. The input is ... Context: <<<Title>>>\nOther\n<<<Elsewhere>>>\nnever drawn\n<<</Elsewhere>>>\n<<</Title>>>\nAnswer: x\n';
+  const prompt = `${example}Please answer.\n\nContext: ${paper}`;
+  const draws = (metric: 'outline-f1' | 'section-set' | 'answer-f1') => Array.from({ length: 300 }, (_, i) => randomPaperAnswer(prompt, metric, lcgRandom(i + 1)));
+
+  it('come from the paper after the last Context: (not the examples, not the reference), and are seeded', () => {
+    expect(paperContext(prompt)).toBe(` ${paper}`);
+    const titles = ['Title', 'Abstract', 'Introduction', 'Method', 'Model', 'Results'];
+    const outlines = draws('outline-f1').map((a) => a.split('\n'));
+    for (const o of outlines) {
+      expect(o.every((t) => titles.includes(t))).toBe(true);
+      expect(new Set(o).size).toBe(o.length);
+    }
+    // whole outlines about two times in three, the exact order among them rarely
+    const whole = outlines.filter((o) => o.length === titles.length).length;
+    expect(whole).toBeGreaterThan(150);
+    expect(whole).toBeLessThan(260);
+    for (const pair of draws('section-set')) {
+      const names = pair.split(', ');
+      expect(names).toHaveLength(2);
+      expect(names[0]).not.toBe(names[1]);
+      for (const n of names) expect(['Introduction', 'Method', 'Model', 'Results']).toContain(n);
+    }
+    const words = 'A Paper We study things. Intro text here. A small network. It works well.';
+    for (const span of draws('answer-f1')) {
+      expect(words).toContain(span);
+      expect(span.split(' ').length).toBeLessThanOrEqual(8);
+      expect(span).not.toMatch(/never|Other|Elsewhere/);
+    }
+    expect(randomPaperAnswer(prompt, 'answer-f1', lcgRandom(9))).toBe(randomPaperAnswer(prompt, 'answer-f1', lcgRandom(9)));
+  });
+
+  it('the scorer draws them for Paper samples, and a plain paper uses its short lines as titles', () => {
+    const plain = 'Title\nA Paper\nAbstract\nWe study things in depth.\nResults\nIt works well.\n';
+    const outlines = Array.from({ length: 50 }, (_, i) => randomPaperAnswer(`Context: ${plain}`, 'outline-f1', lcgRandom(i + 1)).split('\n'));
+    for (const o of outlines) for (const t of o) expect(['Title', 'A Paper', 'Abstract', 'Results']).toContain(t);
+    const sample = { id: 'p', index: 0, input: { question: prompt }, target: ['Method, Results'], meta: { matcher: paperMatcher('disordered_section') as unknown as Json } };
+    const answer = JSON.parse(new HierarchyPaperScorer().randomAnswer(sample, lcgRandom(3), { compat: 'strict', options: {} })) as { answer: string };
+    expect(answer.answer.split(', ')).toHaveLength(2);
+  });
+});
+
+/** Deterministic LCG in [0, 1) (tests only). */
+function lcgRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}

@@ -12,6 +12,7 @@ import {
   type Scorer,
   type Verdict,
 } from '@hpt-bench/sdk';
+import { randomPaperAnswer } from '../paper/random.js';
 import { answerJson, pyStr } from '../prompt.js';
 import type { MatcherSpec } from '../types.js';
 import { aggregateScores, type ScoreRow } from './aggregate.js';
@@ -244,8 +245,9 @@ export class HierarchyScorer implements Scorer {
   /**
    * A valid `{"answer": …}` with a random value of the target's kind (random baseline): boolean targets → true/false;
    * list matchers → the target items shuffled, truncated with probability 1/3 (a `none` target: "None" or one random
-   * id); number matchers or numeric targets → an integer in [0, max(10, 2|t|)]; hit-rate → one random reference
-   * piece; structure → one node id of the target; big-O (`bigo`, the Code scenario) → one of O(1), O(logn), O(n),
+   * id); number matchers or numeric targets → an integer in [0, max(10, 2|t|)]; Paper tasks (hit-rate with a
+   * `metric`) → an answer drawn from the paper in the question, never from the reference (paper/random.ts); other
+   * hit-rate → one random reference piece; structure → one node id of the target; big-O (`bigo`, the Code scenario) → one of O(1), O(logn), O(n),
    * O(nlogn), O(n^2), O(2^n); other strings → a random `sample.meta.choices` entry when present, else a random integer
    * in [0, 10].
    */
@@ -260,6 +262,9 @@ export class HierarchyScorer implements Scorer {
     const sep = spec.sep ?? ',';
     const numberUpTo = (t: number | null): number => randomInt(random, 0, Math.max(10, 2 * Math.abs(Math.round(t ?? 0))));
     if (isBooleanLike(target)) return answerJson(random() < 0.5);
+    if (spec.type === 'hit-rate' && spec.metric !== undefined && typeof sample.input?.question === 'string') {
+      return answerJson(randomPaperAnswer(sample.input.question, spec.metric, random));
+    }
     if (spec.type === 'hit-rate') {
       const refs = (Array.isArray(target) ? target : [target]).map((r) => (typeof r === 'string' ? r : pyStr(r)));
       const pieces = refs.flatMap((r) => r.split(sep === '\n' ? /\n|,/ : sep)).map((p) => p.trim()).filter((p) => p !== '');
