@@ -1,6 +1,7 @@
 // Store size of a 100-paper HiBench Paper run (issue 15: "check the store size of a 100-paper run and report it").
 // Builds 100 toolkit-format records from the released records in ../shared/data/hibench-paper/ (the nine records cycled,
-// every long line of copy k tagged with k, so no two records share a paper: the worst case for sharing across samples),
+// every long line of copy k tagged with k, so copies share no paragraph; within a copy, records share papers as the
+// release does: its three contextual-QA records ask about one paper, and disordered-section contexts equal the outline ones),
 // runs `hpt-bench run --dataset hibench/paper` with the oracle (level 1 only) and the random baseline (climbs the ladder)
 // into one store each, and prints calls, store bytes, and the prompt bytes the calls carry against what is stored
 // (calls.messages + the shared texts). Run after `npm run build`: node bench/paper-store.mjs
