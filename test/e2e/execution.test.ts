@@ -205,8 +205,8 @@ describe('execution engine', () => {
     expect(final.hpi).toBe(clean.hpi);
     expect(final.levelCounts).toEqual(clean.levelCounts);
     expect(levelsOut(out)).toEqual(levelsOut(cleanOut));
-    const runs = JSON.parse((await runCli(['runs', '--store', store, '--json'])).stdout) as { runs: { id: string; status: string; done: number }[] };
-    expect(runs.runs).toEqual([expect.objectContaining({ id: final.runId, status: 'completed', done: N })]);
+    const runs = JSON.parse((await runCli(['runs', '--store', store, '--json'])).stdout) as { runs: { runId: string; status: string; done: number }[] };
+    expect(runs.runs).toEqual([expect.objectContaining({ runId: final.runId, status: 'completed', done: N })]);
   });
 });
 

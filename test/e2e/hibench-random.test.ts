@@ -51,7 +51,7 @@ describe('the random baseline gives the computed HPI expectation', () => {
     it(c.name, async () => {
       const seed = 11;
       const samples = await samplesOf(c.make(), { data: c.data, seed, compat: c.compat, limit: c.limit });
-      const options = c.threshold === undefined ? {} : { threshold: c.threshold };
+      const options: Record<string, number> = c.threshold === undefined ? {} : { threshold: c.threshold };
       const expected = randomExpectation(samples, c.scorer, { compat: c.compat, options }, { levels: LEVELS, hpiDataset: HPI_DATASET });
       const args = ['run', '--dataset', c.dataset, '--model', 'baseline:random', '--seed', String(seed), '--compat', c.compat, '--limit', String(c.limit), '--store', join(dir, `${c.name.replace(/\W+/g, '-')}.db`), '--json'];
       if (c.data) args.push('--data', c.data);

@@ -41,7 +41,8 @@ beforeAll(async () => {
     expect(g.code, g.stderr).toBe(0);
     files.set(sc.id, file);
     const scorer = sc.id === 'paper' ? new HierarchyPaperScorer() : new HierarchyScorer();
-    const ctx = { compat: 'strict' as const, options: sc.threshold === undefined ? {} : { threshold: sc.threshold } };
+    const options: Record<string, number> = sc.threshold === undefined ? {} : { threshold: sc.threshold };
+    const ctx = { compat: 'strict' as const, options };
     lines(readFileSync(file, 'utf8')).forEach((r, i) => {
       const sample: Sample = recordToSample(r as unknown as AnyHibenchRecord, i);
       answers.push({ question: sample.input.question as string, answer: `Let me work through it.\n${scorer.renderTarget(sample, ctx)}` });

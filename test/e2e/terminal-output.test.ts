@@ -53,8 +53,8 @@ beforeAll(async () => {
   hostileRun = await runCli(['run', '--dataset', 'boolq', '--data', data, '--model', 'hostile:x', '--plugin', plugin, '--store', store]);
   ok(hostileRun);
   ok(await runCli(['run', '--dataset', 'boolq', '--data', data, '--model', 'baseline:oracle', '--store', store]));
-  const listed = JSON.parse(ok(await runCli(['runs', '--store', store, '--json'])).stdout) as { runs: { id: string; model: string }[] };
-  for (const r of listed.runs) ids.push(r.id);
+  const listed = JSON.parse(ok(await runCli(['runs', '--store', store, '--json'])).stdout) as { runs: { runId: string; model: string }[] };
+  for (const r of listed.runs) ids.push(r.runId);
   expect(listed.runs.map((r) => r.model).sort()).toEqual(['baseline:oracle', HOSTILE].sort());
 });
 afterAll(() => {

@@ -20,7 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { errorLine, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 
 const NPM = join(ROOT, 'node_modules/npm/bin/npm-cli.js');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -52,16 +52,6 @@ function sandbox(): Record<string, string> {
   const home = join(dir, 'home');
   mkdirSync(home);
   return { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), HOME: home, npm_config_offline: 'true', npm_config_cache: join(dir, 'npm-cache') };
-}
-
-/** A failed command: non-zero exit, nothing on stdout, one `Error: ...` line on stderr, no stack trace. */
-function oneLineError(r: CliResult): string {
-  expect(r.code).not.toBe(0);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.split('\n').filter((l) => l.trim() !== '');
-  expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^Error: /);
-  return lines[0]!;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -446,13 +436,13 @@ describe('errors a plugin author meets, through the CLI', () => {
 
   it('a TypeScript module named in the manifest: compile it (tsc) and name the .js file', async () => {
     const dir = authorPlugin('hpt-bench-plugin-uncompiled', './src/model.ts', { 'src/model.ts': 'export class MyModel { readonly id: string = "mine"; constructor(private readonly n: number) {} }\n' });
-    const line = oneLineError(await runMine(dir));
+    const line = errorLine(await runMine(dir));
     expect(line).toBe(`Error: plugin hpt-bench-plugin-uncompiled: model 'mine' module ./src/model.ts is TypeScript, which Node does not import; compile it (tsc, see docs/plugins.md "TypeScript") and name the .js file in the manifest's "module"`);
   });
 
   it('a constructor parameter without a declared token: the plugin, class, parameter and what to do', async () => {
     const dir = authorPlugin('hpt-bench-plugin-undeclared', './model.js', { 'model.js': 'export class MyModel {\n  constructor(settings) { this.id = "mine"; this.settings = settings; }\n  async generate() { return { text: "", usage: { promptTokens: 0, completionTokens: 0 }, finishReason: "stop" }; }\n}\n' });
-    const line = oneLineError(await runMine(dir));
+    const line = errorLine(await runMine(dir));
     expect(line).toBe(
       "Error: plugin hpt-bench-plugin-undeclared: cannot construct model 'mine' (class MyModel): constructor parameter 1 (settings) declares no injection token; declare it with @inject(Tokens.X) from @hpt-bench/sdk (TypeScript, experimentalDecorators) or list the tokens in a static inject = [Tokens.Logger, ...] (JavaScript); see docs/plugins.md \"Injection\"",
     );

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
-import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN, reportedError, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-trust-'));
 const N = 60;
@@ -117,8 +117,9 @@ describe('a store that cannot be written', () => {
     const first = await runCli(args(store, '--concurrency', '8'));
     const callsFirst = server.requests.length - before;
     expect(first.code, first.stderr).toBe(1);
-    expect(first.stderr).toMatch(/^Error: cannot write to the store .*store\.db: .*(full|disk)/im);
-    expect(first.stdout).toBe('');
+    expect(reportedError(first)).toMatch(/^Error: cannot write to the store .*store\.db: .*(full|disk)/im);
+    // with --json the error is the only thing on stdout: no summary of a run that lost writes
+    expect(JSON.parse(first.stdout)).toMatchObject({ error: { code: 'E_STORE' } });
     // the run stopped soon after the failure: not every sample was sent
     expect(callsFirst).toBeLessThan(N);
     const partial = storeState(store);
@@ -153,7 +154,7 @@ describe('resume keyed on the data content', () => {
     writeFileSync(file, [...plain].reverse().map((r) => JSON.stringify(r)).join('\n') + '\n');
     const resumedOld = await runCli(a('--resume', firstId));
     expect(resumedOld.code).toBe(2);
-    expect(resumedOld.stderr).toMatch(new RegExp(`^Error: the data of run ${firstId} changed since it started`));
+    expect(reportedError(resumedOld)).toMatch(new RegExp(`^Error: the data of run ${firstId} changed since it started`));
     const second = await runCli(a());
     expect(second.code, second.stderr).toBe(0);
     const s = JSON.parse(second.stdout) as { runId: string; n: number; resumed?: boolean; accuracy: number };
@@ -172,7 +173,7 @@ describe('an endpoint that dies', () => {
     const before = server.requests.length;
     const first = await runCli(args(store, '--max-retries', '1', '--concurrency', '2'));
     expect(first.code, first.stderr).toBe(1);
-    expect(first.stderr).toMatch(/^Error: the last 8 samples all failed \(last error: .*\); the endpoint looks down, so run \S+ stopped/m);
+    expect(reportedError(first)).toMatch(/^Error: the last 8 samples all failed \(last error: .*\); the endpoint looks down, so run \S+ stopped/m);
     // stopped after the window, not after trying every remaining sample
     expect(server.requests.length - before).toBeLessThan(20 + 2 * 16);
     const partial = storeState(store);
@@ -192,26 +193,27 @@ describe('an endpoint that dies', () => {
     await dead.close();
     const r = await runCli(['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', deadUrl, '--store', store, '--limit', '2', '--max-retries', '0', '--json']);
     expect(r.code, r.stderr).toBe(1);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^Error: no sample could be scored: 2 of 2 samples errored/m);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'E_NO_RESULTS' } });
+    expect(reportedError(r)).toMatch(/^Error: no sample could be scored: 2 of 2 samples errored/m);
     expect(storeState(store).runs.map((x) => x.status)).toEqual(['failed']);
     const file = await runCli(['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', 'file:///etc/passwd', '--store', join(dir, 'file-url.db')]);
     expect(file.code).toBe(2);
-    expect(file.stderr).toBe("Error: --base-url must be an http:// or https:// URL such as http://127.0.0.1:8000/v1, got a file: URL\n");
+    expect(reportedError(file)).toBe("Error: --base-url must be an http:// or https:// URL such as http://127.0.0.1:8000/v1, got a file: URL\n");
   });
 });
 
 describe('two processes, one configuration', () => {
   it('the second refuses with one line naming the running process; the first finishes alone, each sample evaluated once', async () => {
     const store = join(dir, 'twice.db');
-    inject = (req) => ({ ...(right(req) as { text: string }), delayMs: 30 });
+    // replies slow enough that the first run (60 samples, 2 at a time: over 3 s) outlasts the second's start-up under load
+    inject = (req) => ({ ...(right(req) as { text: string }), delayMs: 100 });
     const before = server.requests.length;
     const a = startCli(args(store, '--concurrency', '2'));
     await waitFor(() => storedDone(store) > 0);
     const b = await runCli(args(store, '--concurrency', '2'));
     expect(b.code).toBe(1);
-    expect(b.stderr).toMatch(new RegExp(`^Error: run \\S+ \\(same configuration\\) is being executed by process \\S+:${a.pid} `));
-    expect(b.stderr.trim().split('\n')).toHaveLength(1);
+    expect(reportedError(b)).toMatch(new RegExp(`^Error: run \\S+ \\(same configuration\\) is being executed by process \\S+:${a.pid} `));
+    expect(reportedError(b).trim().split('\n')).toHaveLength(1);
     const ra = await a.done;
     expect(ra.code, ra.stderr).toBe(0);
     expect(JSON.parse(ra.stdout)).toMatchObject({ n: N, complete: true });
@@ -249,7 +251,8 @@ describe('replies and signals', () => {
     a.kill('SIGTERM');
     const ra = await a.done;
     expect(ra.code).toBe(143);
-    expect(ra.stderr).toMatch(/Error: interrupted by SIGTERM; run \S+ is marked failed/);
+    // with --json the interruption is the one JSON object on stdout
+    expect(JSON.parse(ra.stdout)).toEqual({ error: { code: 'E_INTERRUPTED', message: expect.stringMatching(/^interrupted by SIGTERM; run \S+ is marked failed/) } });
     const st = storeState(store);
     expect(st.runs).toEqual([expect.objectContaining({ status: 'failed', error: 'interrupted (SIGTERM)' })]);
     expect(st.rows).toBeGreaterThanOrEqual(4);
@@ -322,7 +325,7 @@ describe('files and stores', () => {
     const before = server.requests.length;
     const r = await runCli(args(join(dir, 'out.db'), '--out', dir));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^Error: cannot write --out .*: it is a directory; give a file name/);
+    expect(reportedError(r)).toMatch(/^Error: cannot write --out .*: it is a directory; give a file name/);
     expect(server.requests.length).toBe(before);
   });
 
@@ -343,7 +346,7 @@ describe('files and stores', () => {
       const store = join(ro, 's.db');
       const runs = await runCli(['runs', '--store', store, '--json']);
       expect(runs.code, runs.stderr).toBe(0);
-      expect(JSON.parse(runs.stdout)).toMatchObject({ runs: [expect.objectContaining({ id: runId, status: 'completed' })] });
+      expect(JSON.parse(runs.stdout)).toMatchObject({ runs: [expect.objectContaining({ runId, status: 'completed' })] });
       const report = await runCli(['report', '--store', store, '--format', 'json']);
       expect(report.code, report.stderr).toBe(0);
       expect(report.stdout).toContain(runId);
@@ -353,7 +356,7 @@ describe('files and stores', () => {
       // writing is refused with one clear line
       const write = await runCli(args(store, '--limit', '7'));
       expect(write.code).not.toBe(0);
-      expect(write.stderr).toMatch(/^Error: cannot open store .*(read-?only|readonly)/im);
+      expect(reportedError(write)).toMatch(/^Error: cannot open store .*(read-?only|readonly)/im);
     } finally {
       spawnSync('umount', ['-l', ro]);
     }

@@ -37,3 +37,26 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
     });
   });
 }
+
+/**
+ * What a failed command reported, as `Error: <message>` text: from the one `{"error": …}` object a `--json` command
+ * prints on stdout (README "Exit codes"), else stderr as it is.
+ */
+export function reportedError(r: CliResult): string {
+  const out = r.stdout.trim();
+  if (out.startsWith('{"error"')) return `Error: ${(JSON.parse(out) as { error: { message: string } }).error.message}\n`;
+  return r.stderr;
+}
+
+/**
+ * The one error line of a failed command (non-zero exit, no stack trace): with `--json`, the `{"error": …}` object is
+ * the only output on stdout and stderr is empty; otherwise stdout is empty and stderr is one `Error: …` line.
+ */
+export function errorLine(r: CliResult): string {
+  if (r.code === 0) throw new Error(`the command succeeded: ${r.stdout}`);
+  const json = r.stdout.trim().startsWith('{"error"');
+  if (json ? r.stderr !== '' || r.stdout.trim().split('\n').length !== 1 : r.stdout !== '') throw new Error(`not a single error report:\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  const lines = reportedError(r).split('\n').filter((l) => l.trim() !== '');
+  if (lines.length !== 1 || !lines[0]!.startsWith('Error: ') || /^ {4}at /m.test(r.stderr)) throw new Error(`not one Error line:\n${r.stderr}`);
+  return lines[0]!;
+}

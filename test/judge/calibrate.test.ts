@@ -206,11 +206,19 @@ describe('hpt-bench calibrate --annotations', () => {
   for (const [what, make, message] of bad) {
     it(`${what} gives one clear error line and a non-zero exit`, async () => {
       const path = make();
+      // with --json: the one error object on stdout, nothing on stderr
       const r = await runCli(['calibrate', '--annotations', path, '--json']);
-      expect(r.code).not.toBe(0);
-      expect(r.stdout).toBe('');
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, r.stderr).toHaveLength(1);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('');
+      const error = (JSON.parse(r.stdout) as { error: { code: string; message: string } }).error;
+      expect(error.code).toMatch(/^E_(DATA|CONFIG)$/);
+      expect(error.message).toMatch(message);
+      // without: one Error line on stderr
+      const human = await runCli(['calibrate', '--annotations', path]);
+      expect(human.code).toBe(2);
+      expect(human.stdout).toBe('');
+      const lines = human.stderr.trim().split('\n');
+      expect(lines, human.stderr).toHaveLength(1);
       expect(lines[0]).toMatch(/^Error: /);
       expect(lines[0]).toMatch(message);
     });
@@ -218,8 +226,8 @@ describe('hpt-bench calibrate --annotations', () => {
 
   it('needs exactly one of --annotations and --judge, and --save needs --dataset', async () => {
     const none = await runCli(['calibrate', '--json']);
-    expect(none.code).not.toBe(0);
-    expect(none.stderr).toMatch(/^Error: calibrate needs --annotations FILE .* or --judge MODEL/);
+    expect(none.code).toBe(2);
+    expect(JSON.parse(none.stdout)).toMatchObject({ error: { code: 'E_CONFIG', message: expect.stringMatching(/^calibrate needs --annotations FILE .* or --judge MODEL/) } });
     const both = await runCli(['calibrate', '--annotations', writeJsonl('b.jsonl', HUMANEVAL), '--judge', 'openai:judge', '--dataset', 'boolq']);
     expect(both.code).not.toBe(0);
     expect(both.stderr.trim()).toBe('Error: give either --annotations FILE or --judge MODEL, not both');
@@ -392,8 +400,8 @@ describe('hpt-bench calibrate --judge (e2e, scripted judge)', () => {
     try {
       const r = await runCli(['calibrate', '--judge', 'openai:judge', '--base-url', down.url, '--dataset', 'boolq', '--data', boolqData, '--limit', '20', '--concurrency', '1', '--max-retries', '0', '--json', '--store', join(dir, 'down.db')]);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^Error: .*503/m);
+      expect(r.stderr).not.toMatch(/^Error/m); // warnings about the failed ratings only
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { message: expect.stringMatching(/503/) } });
       // BREAKER_BEFORE_SUCCESS ratings, one request each (no retries), instead of all 20
       expect(down.requests.length).toBe(3);
     } finally {
@@ -403,7 +411,7 @@ describe('hpt-bench calibrate --judge (e2e, scripted judge)', () => {
 
   it('--judge needs --dataset', async () => {
     const r = await runCli(['calibrate', '--judge', 'openai:judge', '--base-url', server.url, '--json']);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr.trim()).toBe('Error: --judge needs --dataset: the dataset to sample');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'E_CONFIG', message: '--judge needs --dataset: the dataset to sample' } });
   });
 });

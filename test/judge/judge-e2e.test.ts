@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
-import { ROOT, runCli, SHARED } from '../helpers/cli.js';
+import { errorLine, ROOT, runCli, SHARED } from '../helpers/cli.js';
 
 const JUDGE_PROMPT = (JSON.parse(readFileSync(join(SHARED, 'specs/hpt-templates.json'), 'utf8')) as { judge: string }).judge;
 const LEVELS = ['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge'];
@@ -311,16 +311,13 @@ describe('hpt-bench judge over several datasets', () => {
 
   it('--data must be given once per dataset', async () => {
     const r = await runCli(['judge', '-m', 'openai:judge', '--base-url', server.url, '--dataset', 'boolq,csqa', '--data', boolqData, '--json', '--store', join(dir, 's.db')]);
-    expect(r.code).not.toBe(0);
-    expect(r.stdout).toBe('');
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^Error: --data was given 1 time\(s\) for 2 dataset\(s\)/);
+    expect(r.code).toBe(2);
+    expect(errorLine(r)).toMatch(/^Error: --data was given 1 time\(s\) for 2 dataset\(s\)/);
   });
 
   it('an unknown dataset is a one-line error', async () => {
     const r = await runCli(['judge', '-m', 'openai:judge', '--base-url', server.url, '--dataset', 'boolk', '--json', '--store', join(dir, 's.db')]);
-    expect(r.code).not.toBe(0);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/unknown dataset 'boolk'.*boolq/);
+    expect(r.code).toBe(2);
+    expect(errorLine(r)).toMatch(/unknown dataset 'boolk'.*boolq/);
   });
 });

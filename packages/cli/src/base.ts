@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Flags, type Interfaces } from '@oclif/core';
-import { createRunContainer, credentialFreeUrl, declaredFilters, discoverPlugins, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
+import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, discoverPlugins, EXIT_CODES, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 import { terminalSafe } from './terminal.js';
 
@@ -82,13 +82,72 @@ export abstract class HptCommand extends Command {
     process.stdout.write(`${JSON.stringify(value)}\n`);
   }
 
-  protected override async catch(err: Interfaces.CommandError): Promise<unknown> {
-    if (isHptError(err)) {
-      process.stderr.write(`Error: ${terminalSafe(err.message, true)}\n`);
-      this.exit(err.exitCode);
-    }
-    return super.catch(err);
+  /** Whether the raw command line asks for `--json` (known before, and even when, parsing fails). */
+  protected jsonRequested(): boolean {
+    const end = this.argv.indexOf('--');
+    return (end === -1 ? this.argv : this.argv.slice(0, end)).includes('--json');
   }
+
+  /**
+   * Every error ends the command the same way (README "Exit codes"): with `--json`, one `{"error": {...}}` object on
+   * stdout (`errorReport`); otherwise `Error: <message>` on stderr (and `hint: ...` when there is one), without a stack
+   * trace for errors a user can cause. Flag-parsing errors are usage errors (exit 2); anything unexpected is
+   * `E_INTERNAL` (exit 1; its stack is shown with HPT_BENCH_DEBUG).
+   */
+  protected override async catch(err: Interfaces.CommandError): Promise<unknown> {
+    const ctor = this.constructor as { flags?: object; baseFlags?: object };
+    const report = errorReport(err, [...Object.keys(ctor.flags ?? {}), ...Object.keys(ctor.baseFlags ?? {})]);
+    if (report === undefined) return super.catch(err); // oclif's own exits (`this.exit`, --help, --version)
+    if (this.jsonRequested()) {
+      this.printJson({ error: report.error });
+      this.exit(report.exitCode);
+    }
+    if (isHptError(err) || report.error.code === 'E_USAGE') {
+      process.stderr.write(`Error: ${terminalSafe(report.error.message, true)}\n`);
+      if (report.error.hint) process.stderr.write(`hint: ${terminalSafe(report.error.hint, true)}\n`);
+      this.exit(report.exitCode);
+    }
+    if (process.env.HPT_BENCH_DEBUG) return super.catch(err);
+    process.stderr.write(`Error: ${terminalSafe(report.error.message, true)} (an internal error: set HPT_BENCH_DEBUG=1 for its stack trace)\n`);
+    this.exit(report.exitCode);
+  }
+}
+
+/** The `--json` error object of the CLI: `{"error": {"code": "E_…", "message": "…", "hint"?: "…"}}`. */
+export interface ErrorObject {
+  error: { code: string; message: string; hint?: string };
+}
+
+/**
+ * How an error ends a command: its JSON object and exit code (`EXIT_CODES`). `HptError`s keep their code, hint and
+ * exit code; oclif's flag and argument errors are `E_USAGE` (exit 2); anything else is `E_INTERNAL` (exit 1).
+ * Returns undefined for oclif's exit signals, which are not errors.
+ */
+export function errorReport(err: unknown, flagNames: readonly string[] = []): (ErrorObject & { exitCode: number }) | undefined {
+  const oclif = (err as { oclif?: { exit?: number } } | undefined)?.oclif;
+  if ((err as Error | undefined)?.name === 'ExitError' || (err as { code?: string } | undefined)?.code === 'EEXIT') return undefined;
+  if (isHptError(err)) return { error: { code: err.code, message: err.message, ...(err.hint ? { hint: err.hint } : {}) }, exitCode: err.exitCode };
+  const message = err instanceof Error ? err.message : String(err);
+  if (oclif?.exit === EXIT_CODES.usage) {
+    // a mistyped flag: the closest flags of the command
+    const unknown = /Nonexistent flags?: (--?[\w-]+)/.exec(message)?.[1];
+    const close = unknown ? didYouMean(unknown.replace(/^-+/, ''), flagNames).map((f) => `--${f}`) : [];
+    const hint = close.length ? `did you mean ${close.join(' or ')}? (see --help)` : 'see --help';
+    return { error: { code: 'E_USAGE', message: usageMessage(message), hint }, exitCode: EXIT_CODES.usage };
+  }
+  return { error: { code: 'E_INTERNAL', message }, exitCode: EXIT_CODES.runtime };
+}
+
+/**
+ * An oclif parse error as one clean message: its own text without the flag list oclif appends ("See more help with
+ * --help"), and without the "allows multiple values" note that the repeatable `--plugin` flag adds to unrelated errors.
+ */
+function usageMessage(message: string): string {
+  return message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !/^See more help with/.test(l) && !/flag allows multiple values/i.test(l) && !/^Note: /.test(l))
+    .join(' ');
 }
 
 /**

@@ -1,17 +1,35 @@
 /**
+ * The CLI's exit codes (README "Exit codes"): 0 success; 1 a runtime failure (the endpoint, the store, the sandbox,
+ * another process holding the run); 2 a usage or input error (flags, unknown ids, invalid files or configuration);
+ * 130 interrupted (Ctrl-C; 143 for SIGTERM).
+ */
+export const EXIT_CODES = { ok: 0, runtime: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
+
+/**
+ * Error codes that are runtime failures (exit 1) unless the thrower says otherwise; every other code is a usage or
+ * input error (exit 2).
+ */
+export const RUNTIME_ERROR_CODES: ReadonlySet<string> = new Set(['E_ENDPOINT', 'E_AUTH', 'E_MODEL_CALL', 'E_STORE', 'E_SANDBOX', 'E_BUSY', 'E_NO_RESULTS', 'E_INTERNAL', 'E_INTERRUPTED']);
+
+/**
  * Errors a user can cause (bad flag, bad file, bad manifest, unreachable endpoint). The CLI prints `message` on
- * one line without a stack trace and exits with `exitCode` (DESIGN.md "Conventions").
+ * one line without a stack trace (and `hint`, when there is one, on a second) and exits with `exitCode`; with `--json`
+ * it prints `{"error": {"code", "message", "hint"?}}` on stdout instead (DESIGN.md "Conventions").
  */
 export class HptError extends Error {
   /** Machine-readable kind, e.g. `E_DATA`, `E_UNKNOWN_ID`, `E_MANIFEST`, `E_ENDPOINT`, `E_AUTH`, `E_CONFIG`. */
   readonly code: string;
+  /** 1 for the `RUNTIME_ERROR_CODES`, else 2, unless given (`EXIT_CODES`). */
   readonly exitCode: number;
+  /** What to do about it, when the message does not say (one sentence). */
+  readonly hint?: string;
 
-  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: number }) {
+  constructor(code: string, message: string, options?: { cause?: unknown; exitCode?: number; hint?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'HptError';
     this.code = code;
-    this.exitCode = options?.exitCode ?? 2;
+    this.exitCode = options?.exitCode ?? (RUNTIME_ERROR_CODES.has(code) ? EXIT_CODES.runtime : EXIT_CODES.usage);
+    if (options?.hint !== undefined) this.hint = options.hint;
   }
 }
 

@@ -2,7 +2,7 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary, type SampleRecord } from '@hpt-bench/core';
+import { assertValid, EXIT_CODES, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary, type SampleRecord } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 
@@ -158,8 +158,10 @@ The dataset ids, their shipped splits and (generated datasets) their filters: \`
         session.store.failRun(runId, `interrupted (${signal})`);
         session.close();
       } finally {
-        process.stderr.write(`Error: interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)\n`);
-        process.exit(signal === 'SIGTERM' ? 143 : 130);
+        const message = `interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)`;
+        if (flags.json) this.printJson({ error: { code: 'E_INTERRUPTED', message } });
+        else process.stderr.write(`Error: ${message}\n`);
+        process.exit(signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted);
       }
     };
     process.once('SIGINT', onSignal);

@@ -5,7 +5,8 @@ import { HptCommand, TerminalTable } from '../base.js';
 
 /** One run as `hpt-bench runs --json` lists it. */
 export interface RunListing {
-  id: string;
+  /** the run id, named as in `run`, `report` and `compare --json` */
+  runId: string;
   status: string;
   createdAt: string;
   updatedAt: string;
@@ -40,7 +41,7 @@ the newest unfinished one; \`--resume <id>\` continues a given one.`;
         for (const r of store.listRuns()) {
           const c = counts.get(r.id) ?? { done: 0, errored: 0 };
           const hpi = r.summary && typeof (r.summary as Record<string, Json>).hpi === 'number' ? ((r.summary as Record<string, Json>).hpi as number) : null;
-          listing.push({ id: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, done: c.done, errored: c.errored, hpi, error: r.error });
+          listing.push({ runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, done: c.done, errored: c.errored, hpi, error: r.error });
         }
       } finally {
         store.close();
@@ -55,7 +56,7 @@ the newest unfinished one; \`--resume <id>\` continues a given one.`;
       return;
     }
     const t = new TerminalTable({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'updated'] });
-    for (const r of listing) t.push([r.id, r.status, r.dataset, r.model, String(r.done), String(r.errored), r.hpi === null ? '-' : r.hpi.toFixed(3), r.updatedAt]);
+    for (const r of listing) t.push([r.runId, r.status, r.dataset, r.model, String(r.done), String(r.errored), r.hpi === null ? '-' : r.hpi.toFixed(3), r.updatedAt]);
     this.log(t.toString());
   }
 }

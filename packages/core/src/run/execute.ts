@@ -48,12 +48,12 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
 }
 
 /**
- * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: pick and take
- * the run to write to (`openRun`: resume by configuration and data content, one owner at a time), build the engine
- * with the session's model clients (cache, retries with backoff, AIMD concurrency per endpoint), check the scorer's
- * environment (`Scorer.preflight`), stream samples (up to `limit`, each `replicates` times) under bounded concurrency
- * through the ladder (or the selector loop), store each finished sample atomically, then compute the summary from the
- * store.
+ * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: check the
+ * scorer's environment (`Scorer.preflight`) and read the first sample (an error there, of the configuration or the
+ * data, leaves no run row behind), pick and take the run to write to (`openRun`: resume by configuration and data
+ * content, one owner at a time), build the engine with the session's model clients (cache, retries with backoff, AIMD
+ * concurrency per endpoint), stream samples (up to `limit`, each `replicates` times) under bounded concurrency through
+ * the ladder (or the selector loop), store each finished sample atomically, then compute the summary from the store.
  *
  * Outcomes:
  * - every sample scored: the run is `completed` and its summary returned with `complete: true`;
@@ -70,6 +70,27 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const storedConfig = toStoredConfig(config, prepared.ladderIds);
   const store = session.store;
   const owner = currentOwner();
+  let skipped = 0;
+  // everything that can fail on the configuration or the data's first record fails before a run row exists, so a
+  // mistake never leaves a run to "resume": the scorer's environment check, then the first sample of the stream
+  const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
+  const loaded = prepared.dataset.load({
+    data: config.data,
+    split: config.split,
+    onInvalid: config.onInvalid,
+    cacheDir: config.cacheDir,
+    hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
+    warn: (m) => {
+      skipped++;
+      hooks.logger.warn(m);
+    },
+    seed: config.seed,
+    compat: config.compat,
+    filters: config.filters ?? {},
+  });
+  const stream = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config))[Symbol.asyncIterator]();
+  const first = await stream.next();
+  if (first.done) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
   const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig });
   runId = opened.runId;
   if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
@@ -77,28 +98,12 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
   heartbeat.unref();
   const engine = createEngine(prepared, (m) => session.client(m));
-  let skipped = 0;
   const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
   const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0 };
   const breaker = new OutageBreaker(config.concurrency);
   try {
-    const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
     if (preflight) store.setPreflight(runId, preflight);
-    const loaded = prepared.dataset.load({
-      data: config.data,
-      split: config.split,
-      onInvalid: config.onInvalid,
-      cacheDir: config.cacheDir,
-      hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
-      warn: (m) => {
-        skipped++;
-        hooks.logger.warn(m);
-      },
-      seed: config.seed,
-      compat: config.compat,
-      filters: config.filters ?? {},
-    });
-    const all = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config));
+    const all = prepend(first.value, stream);
     const samples = filterStream(all, (s) => {
       if (!opened.recorded.size) return true;
       checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
@@ -154,6 +159,12 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** `head`, then the rest of `rest` (a stream whose first item was taken to check it). */
+async function* prepend<T>(head: T, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  yield head;
+  for (let r = await rest.next(); !r.done; r = await rest.next()) yield r.value;
 }
 
 /** Keep the items of a stream that pass `keep`. */
