@@ -70,8 +70,8 @@ const LOOP_WORDS: Readonly<Record<CodeLanguage, string>> = {
 };
 
 const BLOCK_WORDS: Readonly<Record<CodeLanguage, string>> = {
-  python: 'class NAME, function NAME (functions and methods), for, while, if, elif, else, try, except, finally, with',
-  cpp: 'class NAME, struct NAME, function NAME (functions and methods), lambda, for, while, do, if, else if, else, switch, case, default, try, catch, namespace NAME',
+  python: 'class NAME, function NAME (functions and methods), for, while, if, elif, else, try, except, finally, with, match, case',
+  cpp: 'class NAME, struct NAME, union NAME, function NAME (functions and methods), lambda, for, while, do, if, else if, else, switch, case, default, try, catch, namespace NAME',
 };
 
 const METHOD_WORDS: Readonly<Record<CodeLanguage, string>> = {
