@@ -386,3 +386,45 @@ describe('callees', () => {
     expect(() => on('python', 'x = 1\n', (r) => loopDepth(r, 'java' as CodeLanguage))).toThrow(/unknown language/);
   });
 });
+
+describe('enclosing_blocks: the rest of the vocabulary', () => {
+  it('C++: namespace, union, do, try / catch', () => {
+    const code = lines(
+      'namespace geo {',
+      'union U {',
+      '    int f() {',
+      '        do {',
+      '            try {',
+      '                g();',
+      '            } catch (const std::exception& e) {',
+      '                h();',
+      '            }',
+      '        } while (false);',
+      '        return 0;',
+      '    }',
+      '};',
+      '}',
+    );
+    const got = Object.fromEntries(on('cpp', code, (r) => blockLines(r, code, 'cpp')).map((l) => [l.line, l.chain.join(' > ')]));
+    expect(got).toEqual({
+      6: 'namespace geo > union U > function f > do > try',
+      8: 'namespace geo > union U > function f > do > catch',
+      11: 'namespace geo > union U > function f',
+    });
+  });
+
+  it('Python: match / case, async def, nested class in a function', () => {
+    const code = lines(
+      'async def f(x):',
+      '    match x:',
+      '        case 1:',
+      '            y = 1',
+      '        case _:',
+      '            class K:',
+      '                z = 2',
+      '    return y',
+    );
+    const got = Object.fromEntries(on('python', code, (r) => blockLines(r, code, 'python')).map((l) => [l.line, l.chain.join(' > ')]));
+    expect(got).toEqual({ 4: 'function f > match > case', 7: 'function f > match > case > class K', 8: 'function f' });
+  });
+});
