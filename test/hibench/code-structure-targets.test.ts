@@ -87,6 +87,27 @@ describe('class_methods', () => {
     ]);
   });
 
+  it('C++: declarations only (a constructor, a conversion operator, a deleted copy, two methods in one declaration); friends are not members', () => {
+    const code = lines(
+      'class A {',
+      'public:',
+      '    A(int x);',
+      '    A(const A&) = delete;',
+      '    explicit operator bool() const;',
+      '    virtual ~A();',
+      '    static A make() { return A(1); }',
+      '    friend bool operator==(const A&, const A&);',
+      '    int g(int), h(int);',
+      '};',
+      'A::A(int x) { make(); }',
+    );
+    expect(on('cpp', code, (r) => classMethods(r, 'cpp'))).toEqual([{ kind: 'class', name: 'A', line: 1, methods: ['A', 'operator bool', '~A', 'make', 'g', 'h'] }]);
+    expect(on('cpp', code, (r) => functionCallees(r, 'cpp')).map((f) => [f.name, f.line, f.callees])).toEqual([
+      ['make', 7, []],
+      ['A', 11, ['make']],
+    ]);
+  });
+
   it('top-level functions: outside any class or function, in order (Python nested defs and C++ namespaces)', () => {
     const py = lines('def f():', '    def g():', '        pass', '    return g()', '', 'class A:', '    def m(self):', '        pass', '', 'def h():', '    return f()');
     expect(on('python', py, (r) => topLevelFunctions(r, 'python'))).toEqual(['f', 'h']);

@@ -101,6 +101,8 @@ function cppDeclaratorNameNode(d: Node | null): Node | null {
 function cppFunctionDeclarator(d: Node | null): Node | null {
   let cur = d;
   for (let guard = 0; cur !== null && guard < 50; guard++) {
+    // a conversion operator (`operator bool() const`) is its own declarator
+    if (cur.type === 'operator_cast') return cur;
     if (cur.type === 'function_declarator') {
       // `int (*fp)(int)` declares a pointer, not a function
       return field(cur, 'declarator')?.type === 'parenthesized_declarator' ? null : cur;
@@ -111,15 +113,28 @@ function cppFunctionDeclarator(d: Node | null): Node | null {
   return null;
 }
 
+/** The name node of a C++ function declarator (`operator_cast`: the node itself). */
+function cppNameNodeOf(f: Node | null): Node | null {
+  if (f === null) return null;
+  return f.type === 'operator_cast' ? f : cppDeclaratorNameNode(f);
+}
+
+/** The name of a C++ function declarator: whitespace removed (`operator ()` → `operator()`), `operator bool` for a conversion. */
+function cppNameOf(f: Node | null): string {
+  if (f?.type === 'operator_cast') return `operator ${(field(f, 'type')?.text ?? '').replace(/\s+/g, ' ')}`.trim();
+  return (cppNameNodeOf(f)?.text ?? '').replace(/\s+/g, '');
+}
+
 /** The name node of a function definition (Python `def`, C++ function_definition). */
 function functionNameNode(fn: Node, language: CodeLanguage): Node | null {
   if (language === 'python') return field(fn, 'name');
-  return cppDeclaratorNameNode(cppFunctionDeclarator(field(fn, 'declarator')));
+  return cppNameNodeOf(cppFunctionDeclarator(field(fn, 'declarator')));
 }
 
-/** A function's name with whitespace runs removed (`operator ()` → `operator()`), '' when it has none. */
+/** A function's name ('' when it has none): Python as written; C++ see `cppNameOf`. */
 function functionName(fn: Node, language: CodeLanguage): string {
-  return (functionNameNode(fn, language)?.text ?? '').replace(/\s+/g, '');
+  if (language === 'python') return field(fn, 'name')?.text ?? '';
+  return cppNameOf(cppFunctionDeclarator(field(fn, 'declarator')));
 }
 
 /** C++ out-of-class definition `X::f`: the scope's text (`X`), else undefined. */
@@ -162,22 +177,25 @@ function classMembers(cls: Node): Node[] {
   return body === null ? [] : body.namedChildren.filter((c): c is Node => c !== null);
 }
 
-/** The method name a class member defines or declares, or undefined (fields, nested classes, access specifiers…). */
-function memberMethodName(m: Node, language: CodeLanguage): string | undefined {
+/** The method names a class member defines or declares (none for fields, nested classes, access specifiers…). */
+function memberMethodNames(m: Node, language: CodeLanguage): string[] {
   if (language === 'python') {
     const def = m.type === 'decorated_definition' ? field(m, 'definition') : m;
-    return def?.type === 'function_definition' ? functionName(def, language) || undefined : undefined;
+    return def?.type === 'function_definition' ? [functionName(def, language)].filter((n) => n !== '') : [];
   }
   const inner = m.type === 'template_declaration' ? m.namedChildren.find((c) => c !== null && ['function_definition', 'field_declaration', 'declaration'].includes(c.type)) : m;
-  if (inner == null) return undefined;
-  if (inner.type === 'function_definition') return functionName(inner, language) || undefined;
+  if (inner == null) return [];
+  if (inner.type === 'function_definition') return [functionName(inner, language)].filter((n) => n !== '');
   if (inner.type === 'field_declaration' || inner.type === 'declaration') {
-    for (const d of inner.childrenForFieldName('declarator')) {
-      const f = cppFunctionDeclarator(d);
-      if (f !== null) return (cppDeclaratorNameNode(f)?.text ?? '').replace(/\s+/g, '') || undefined;
-    }
+    // `int g(int), h(int);` declares two methods
+    return inner
+      .childrenForFieldName('declarator')
+      .map(cppFunctionDeclarator)
+      .filter((f): f is Node => f !== null)
+      .map(cppNameOf)
+      .filter((n) => n !== '');
   }
-  return undefined;
+  return [];
 }
 
 /**
@@ -191,10 +209,7 @@ export function classMethods(root: Node, language: CodeLanguage): ClassInfo[] {
   assertLanguage(language);
   return descendants(root, (n) => isClassNode(n, language)).map((cls) => {
     const methods: string[] = [];
-    for (const m of classMembers(cls)) {
-      const name = memberMethodName(m, language);
-      if (name !== undefined && !methods.includes(name)) methods.push(name);
-    }
+    for (const m of classMembers(cls)) for (const name of memberMethodNames(m, language)) if (!methods.includes(name)) methods.push(name);
     const nameNode = field(cls, 'name');
     return { kind: language === 'python' ? 'class' : CPP_CLASS_KINDS[cls.type]!, name: className(cls), line: lineOf(nameNode ?? cls), methods };
   });
@@ -419,7 +434,8 @@ function isSpecial(name: string, classNames: ReadonlySet<string>, language: Code
 }
 
 function collectFunctions(root: Node, language: CodeLanguage): FnDef[] {
-  return descendants(root, (n) => n.type === 'function_definition').map((node) => {
+  // `= default` / `= delete` definitions have no body: nothing to call, nothing to be called
+  return descendants(root, (n) => n.type === 'function_definition' && field(n, 'body') !== null).map((node) => {
     const name = functionName(node, language);
     const enclosing = enclosingScope(node, language);
     let owner: string | undefined;
