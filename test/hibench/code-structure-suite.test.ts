@@ -7,7 +7,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { assertValid, type DatasetLoadOptions, type FilterDecl, type Json, type PluginManifest, type Sample } from '@hpt-bench/sdk';
 import { readCodeJsonl, type CodeItem } from '../../plugins/hibench/src/code/source.js';
 import { CODE_LANGUAGES, type CodeSyntax } from '../../plugins/hibench/src/code/syntax.js';
@@ -236,5 +236,13 @@ describe('CodeStructureDataset', () => {
     await expect(collect(ds.load(loadOptions()))).rejects.toThrow(/give --data/);
     await expect(collect(ds.load(loadOptions({ data: CODE, split: 'test' })))).rejects.toThrow(/has no splits/);
     expect(() => ds.generate({ seed: 0, compat: 'strict', filters: { task: ['nope'] }, data: CODE })).toThrow(/unknown --task 'nope'/);
+  });
+
+  it('generate before preloadCodeStructure() is an E_CONFIG error naming the fix (a fresh module: nothing loaded)', async () => {
+    vi.resetModules();
+    const fresh = await import('../../plugins/hibench/src/code-structure/dataset.js');
+    expect(() => new fresh.CodeStructureDataset().generate({ seed: 0, compat: 'strict', filters: {}, data: CODE })).toThrow(/parsers are not loaded; `await preloadCodeStructure\(\)`/);
+    await fresh.preloadCodeStructure();
+    expect([...new fresh.CodeStructureDataset().generate({ seed: 0, compat: 'strict', filters: { task: ['loop_depth'], icl: ['zero'] }, data: CODE })]).toHaveLength(189);
   });
 });
