@@ -16,6 +16,7 @@ import {
 import { isDirectory, isSourceEntry, readCodeSource, type CodeItem } from './code/source.js';
 import { generateCode, resolveCodeFilter } from './code/suite.js';
 import { CodeSyntax } from './code/syntax.js';
+import { resolveCodeStructureFilter } from './code-structure/suite.js';
 import { paperQuestions, qasperTree, readQasperPaper } from './paper/qasper.js';
 import { DEMO_PAPERS_FILE, readPaperInput } from './paper/sources.js';
 import { generatePaperRecords, noRecordsError, resolvePaperFilter, toolkitPaperRecords, type SwapReport } from './paper/suite.js';
@@ -49,7 +50,7 @@ function generatePaper(options: { seed: number; compat: GenerateOptions['compat'
 }
 
 /** The procedurally generated scenarios (Code is built from curated data, see CodeDataset). */
-type GeneratedScenario = Exclude<Scenario, 'code'>;
+type GeneratedScenario = Exclude<Scenario, 'code' | 'code-structure'>;
 
 const GENERATORS: Record<GeneratedScenario, ScenarioGenerator> = {
   'binary-tree': generateBinaryTree,
@@ -129,6 +130,7 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
     return { tasks: r.tasks, presets: r.cells.map((c) => c.name), icl: r.icl };
   },
   paper: resolvePaperFilter,
+  'code-structure': resolveCodeStructureFilter,
 };
 
 /**
@@ -177,7 +179,7 @@ abstract class HibenchDataset implements Dataset {
  * selected by the scenario's own resolution of the filter (the same validation and the same records the generator
  * selects). @throws HptError `E_CONFIG` for a record of another scenario, `E_DATA` for an invalid line.
  */
-async function* loadRecordsFile(scenario: Scenario, data: string, filter: SuiteFilter): AsyncGenerator<Sample> {
+export async function* loadRecordsFile(scenario: Scenario, data: string, filter: SuiteFilter): AsyncGenerator<Sample> {
   const selection = SELECTIONS[scenario](filter);
   let line = 0;
   let i = 0;
@@ -210,7 +212,7 @@ export class FormulaDataset extends HibenchDataset {
 }
 
 /** The first non-empty line of a JSONL file parsed, or undefined (not JSON, empty file). */
-function firstObject(path: string): Record<string, Json> | undefined {
+export function firstObject(path: string): Record<string, Json> | undefined {
   const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   const line = text.split(/\r?\n/).find((l) => l.trim() !== '');
   if (line === undefined) return undefined;

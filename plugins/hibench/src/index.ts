@@ -14,3 +14,6 @@ export * from './code/syntax.js';
 export * from './code/source.js';
 export { buildCodeRecord, generateCode, resolveCodeFilter, CODE_ICL_MODES, type CodeSelection } from './code/suite.js';
 export { CODE_TASKS, codeQuestion, OUTPUT_TEMPLATES as CODE_OUTPUT_TEMPLATES, type CodeTask } from './code/compat-examples.js';
+export * from './code-structure/targets.js';
+export * from './code-structure/suite.js';
+export { CodeStructureDataset, preloadCodeStructure, loadedCodeSyntax } from './code-structure/dataset.js';

@@ -16,6 +16,8 @@ export const SYSTEM_PROMPTS: Record<Scenario, string> = {
   formula: 'As an AI agent, you are tasked with performing mathematical reasoning to assist in solving complex mathematical problems.',
   code: 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
   paper: 'As an AI agent, you are tasked with performing paper reasoning to assist in understanding and analyzing complex academic papers.',
+  // code-structure (README "Code structure"): the Code scenario's system prompt
+  'code-structure': 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
 };
 
 /** Binary and multiple tree are "fundamental" tree scenarios: newline separators, one space before "and" (§2). */
@@ -74,7 +76,7 @@ export interface AssembledQuery {
  */
 export function assembleQuery(scenario: Scenario, question: string, outputTemplate: string, icl: IclMode, exemplars: readonly Exemplar[]): AssembledQuery {
   // Formula and the other practical scenarios (Code, Paper) concatenate without separators (§2)
-  const fundamental = scenario !== 'formula' && scenario !== 'code' && scenario !== 'paper';
+  const fundamental = scenario !== 'formula' && scenario !== 'code' && scenario !== 'paper' && scenario !== 'code-structure';
   const sep = fundamental ? '\n' : '';
   const format = formatSentence(scenario, outputTemplate);
   const prefix = iclPrefix(icl, exemplars);

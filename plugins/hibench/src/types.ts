@@ -6,9 +6,10 @@ import type { CompatMode, Json } from '@hpt-bench/sdk';
 /**
  * The HiBench scenarios (specs/hibench.md §1.1): four generated ones, Code (records built from curated data: the LeetCode
  * solutions and their labels, `--data`), and Paper (curated QASPER papers, or the toolkit's released files; its
- * structure tasks are generated from the paper trees).
+ * structure tasks are generated from the paper trees). `code-structure` (not a paper scenario): hierarchy questions over
+ * the Code programs, targets from their tree-sitter trees (README "Code structure").
  */
-export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper';
+export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper' | 'code-structure';
 
 /** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
 export type Representation = 'edge' | 'hierarchy';

@@ -36,6 +36,9 @@ export const CAPABILITY_DIMENSIONS: Readonly<Record<string, Dimension>> = {
   add_node: SM, remove_node: SM, mirror_tree: SM,
   calculate: AR, convert: AR, equivalent: AR, SpaceComplexity: AR, TimeComplexity: AR,
   contextual_qa: TR, disordered_section: TR, outline_extraction: TR,
+  // code-structure (not in the paper's table; README "Code structure"): parent-child, ancestor-chain and call-edge
+  // questions are local relationships, the loop nesting depth a whole-program property
+  class_methods: LRA, enclosing_blocks: LRA, callees: LRA, loop_depth: GSU,
 };
 
 /**
