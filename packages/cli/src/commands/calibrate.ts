@@ -29,15 +29,11 @@ import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable 
 /** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21). */
 export default class Calibrate extends HptCommand {
   static override summary = "Compute a dataset's HPI_Dataset from human rule scores, or estimate it with an LLM judge.";
-  static override description = `HPI_Dataset is the penalty an unsolved sample adds to m (hpt.md §2.4): each sample of a representative set
-gets a score 1-5 on each of the four HPT rules, the sample's value is the mean of its four scores, and HPI_Dataset is
-the mean over the samples (not rounded).
+  static override description = `HPI_Dataset is the penalty an unsolved sample adds to m (hpt.md §2.4): each sample of a representative set gets a score 1-5 on each of the four HPT rules, the sample's value is the mean of its four scores, and HPI_Dataset is the mean over the samples (not rounded).
 
---annotations FILE reads human scores: a CSV with a header row, or JSONL with one object per line, each with the
-fields id, rule1, rule2, rule3, rule4 (other fields are ignored).
+--annotations FILE reads human scores: a CSV with a header row, or JSONL with one object per line, each with the fields id, rule1, rule2, rule3, rule4 (other fields are ignored).
 
---judge MODEL estimates them instead: it draws a seeded representative sample of the dataset (--fraction, default 5%,
-at least 1; --limit caps it) and asks the judge to rate each sample's plain task text with its gold answer.
+--judge MODEL estimates them instead: it draws a seeded representative sample of the dataset (--fraction, default 5%, at least 1; --limit caps it) and asks the judge to rate each sample's plain task text with its gold answer.
 
 --save stores the value as the dataset's HPI_Dataset in --store for later runs.`;
   static override examples = [

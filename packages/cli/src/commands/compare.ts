@@ -9,11 +9,7 @@ import { HptCommand, TerminalTable } from '../base.js';
  */
 export default class Compare extends HptCommand {
   static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';
-  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each
-run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and
-the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the
-stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no
-score in either run is left out and counted as unscored).`;
+  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored).`;
   static override examples = ['<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d', '<%= config.bin %> compare RUN_A RUN_B --store results.db --json'];
 
   static override args = {

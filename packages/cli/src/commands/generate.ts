@@ -26,12 +26,7 @@ const CHUNK = 1 << 20;
  */
 export default class Generate extends HptCommand {
   static override summary = 'Write the samples of a generated dataset as JSONL.';
-  static override description = `Generates every record of the suite (or the part the filters select), one self-describing JSON object per line:
-id, scenario, task, preset, representation, icl, system, prompt, target, matcher, seed, params, args and the structure,
-formula or document it asks about. With no filters, the full default suite: all tasks x presets x representations x ICL
-modes. The file is written to a temporary name and renamed when complete. Feed it back with
-\`hpt-bench run --dataset <same dataset> --data FILE.jsonl\`. The generated datasets and the filters each declares,
-with their values, are listed by \`hpt-bench list datasets --json\` (FILTERS below: those of the installed plugins).`;
+  static override description = `Generates every record of the suite (or the part the filters select), one self-describing JSON object per line: id, scenario, task, preset, representation, icl, system, prompt, target, matcher, seed, params, args and the structure, formula or document it asks about. With no filters, the full default suite: all tasks x presets x representations x ICL modes. The file is written to a temporary name and renamed when complete. Feed it back with \`hpt-bench run --dataset <same dataset> --data FILE.jsonl\`. The generated datasets and the filters each declares, with their values, are listed by \`hpt-bench list datasets --json\` (FILTERS below: those of the installed plugins).`;
   static override examples = [
     '<%= config.bin %> list datasets --json',
     '<%= config.bin %> generate <dataset> --out samples.jsonl',

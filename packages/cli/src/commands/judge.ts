@@ -26,13 +26,7 @@ import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable 
 /** `hpt-bench judge`: LLM-as-a-judge rating of each HPF level's prompts on the four HPT rules (hpt.md §5.4). */
 export default class Judge extends HptCommand {
   static override summary = 'Rate the prompt of every ladder level on the four HPT rules with an LLM judge.';
-  static override description = `For every level of the ladder (default hpf: role, zero-shot-cot, three-shot-cot, least-to-most,
-generated-knowledge) and every item of the dataset(s), build the level's prompt from the dataset's prompt pack
-(least-to-most: steps 1..k-1 run on the helper model, the last step is filled but not run; generated-knowledge: one
-helper knowledge call), send it to the judge with the gold answer and the number of multi-step prompts, and read the
-four rule scores 1-5 (structured output, or parsed from text when the endpoint rejects it). Reports per level the mean
-of each rule score and their mean (total). Replies whose scores cannot be read count as invalid and are left out.
-Model calls are cached in --store, so re-running the same command makes no requests.`;
+  static override description = `For every level of the ladder (default hpf: role, zero-shot-cot, three-shot-cot, least-to-most, generated-knowledge) and every item of the dataset(s), build the level's prompt from the dataset's prompt pack (least-to-most: steps 1..k-1 run on the helper model, the last step is filled but not run; generated-knowledge: one helper knowledge call), send it to the judge with the gold answer and the number of multi-step prompts, and read the four rule scores 1-5 (structured output, or parsed from text when the endpoint rejects it). Reports per level the mean of each rule score and their mean (total). Replies whose scores cannot be read count as invalid and are left out. Model calls are cached in --store, so re-running the same command makes no requests.`;
   static override examples = [
     'OPENAI_API_KEY=... <%= config.bin %> judge --model openai:gpt-4o-2024-08-06 --dataset my-dataset --data samples.json',
     '<%= config.bin %> judge --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --dataset my-dataset,other-dataset --data my.json --data other.json --json',

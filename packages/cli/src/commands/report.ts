@@ -16,11 +16,7 @@ type Format = (typeof FORMATS)[number];
  */
 export default class Report extends HptCommand {
   static override summary = 'Report on stored runs: tables, paper layouts, bootstrap intervals, an HTML page with charts.';
-  static override description = `Reports every completed run of the store, the runs named as arguments, or the newest run (--latest).
-HPI and accuracy come with bootstrap 95% percentile intervals over samples (--bootstrap resamples, --seed).
-Formats: table (aligned text; the default on a terminal), md (Markdown, the default otherwise), csv, json, html
-(one self-contained file: inline SVG charts, a searchable per-sample ladder trace, no network access).
---out writes the report to a file (atomically); its extension (.md .csv .json .html) sets the format unless --format is given.`;
+  static override description = `Reports every completed run of the store, the runs named as arguments, or the newest run (--latest). HPI and accuracy come with bootstrap 95% percentile intervals over samples (--bootstrap resamples, --seed). Formats: table (aligned text; the default on a terminal), md (Markdown, the default otherwise), csv, json, html (one self-contained file: inline SVG charts, a searchable per-sample ladder trace, no network access). --out writes the report to a file (atomically); its extension (.md .csv .json .html) sets the format unless --format is given.`;
   static override examples = [
     '<%= config.bin %> report',
     '<%= config.bin %> report --latest --json',

@@ -9,10 +9,7 @@ import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsF
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
   static override summary = 'Climb the HPF ladder on every sample of a dataset and report the HPI.';
-  static override description = `For each sample, try the ladder's levels in order (default: the five HPT levels role, zero-shot-cot,
-three-shot-cot, least-to-most, generated-knowledge), stop at the first level the scorer accepts, and record that
-level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQLite (--store) as they finish.
-The dataset ids, their shipped splits and (generated datasets) their filters: \`hpt-bench list datasets --json\`.`;
+  static override description = `For each sample, try the ladder's levels in order (default: the five HPT levels role, zero-shot-cot, three-shot-cot, least-to-most, generated-knowledge), stop at the first level the scorer accepts, and record that level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQLite (--store) as they finish. The dataset ids, their shipped splits and (generated datasets) their filters: \`hpt-bench list datasets --json\`.`;
   static override examples = [
     '<%= config.bin %> run --dataset <id> --split mini --model baseline:random',
     'OPENAI_API_KEY=... <%= config.bin %> run --dataset my-dataset --data samples.jsonl --model openai:gpt-4o-mini --limit 50',

@@ -24,8 +24,7 @@ export interface RunListing {
 /** `hpt-bench runs`: the runs of a store and their state. */
 export default class Runs extends HptCommand {
   static override summary = 'List the runs in the store: state, dataset, model, samples done and errored, HPI.';
-  static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues
-the newest unfinished one; \`--resume <id>\` continues a given one.`;
+  static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues the newest unfinished one; \`--resume <id>\` continues a given one.`;
   static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs --store results.db --json'];
   static override flags = {
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),

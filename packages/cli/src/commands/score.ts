@@ -59,11 +59,7 @@ export function readTargets(path: string): Json[] {
  */
 export default class Score extends HptCommand {
   static override summary = 'Score predictions against references with any standalone metric or scorer of the installed plugins.';
-  static override description = `A metric (see \`hpt-bench list metrics\`) scores the whole file: sacreBLEU-compatible BLEU (sacrebleu), the HPT
-reference's HF-evaluate BLEU (bleu-hf), rouge_score-compatible ROUGE (rouge), or a plugin's. A scorer (\`hpt-bench list
-scorers\`) judges each prediction against its target as in a run and reports how many it solves, the mean score and
-its dataset metric. An id that names both (rouge) is the metric unless --as scorer. With --per-sample, one value per
-segment as well.`;
+  static override description = `A metric (see \`hpt-bench list metrics\`) scores the whole file: sacreBLEU-compatible BLEU (sacrebleu), the HPT reference's HF-evaluate BLEU (bleu-hf), rouge_score-compatible ROUGE (rouge), or a plugin's. A scorer (\`hpt-bench list scorers\`) judges each prediction against its target as in a run and reports how many it solves, the mean score and its dataset metric. An id that names both (rouge) is the metric unless --as scorer. With --per-sample, one value per segment as well.`;
   static override examples = [
     '<%= config.bin %> score sacrebleu --predictions hyp.txt --references ref1.txt --references ref2.txt',
     '<%= config.bin %> score bleu-hf --predictions hyp.txt --references ref.txt --per-sample --json',
