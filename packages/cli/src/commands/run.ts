@@ -2,9 +2,9 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, EXIT_CODES, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunSummary, type SampleRecord } from '@hpt-bench/core';
-import cliProgress from 'cli-progress';
+import { assertValid, EXIT_CODES, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord } from '@hpt-bench/core';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { progressMode, ProgressReporter } from '../progress.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -48,6 +48,8 @@ export default class Run extends HptCommand {
     'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
     'max-response-bytes': Flags.integer({ description: 'largest model response in bytes (HTTP body and completion text): a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, max: 268_435_456, helpGroup: 'EXECUTION' }),
     'unsafe-sandbox': Flags.boolean({ description: 'let scorers that run model code execute it even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
+    progress: Flags.boolean({ description: 'show progress on stderr even with --json (a bar on a terminal, else a line every --progress-interval seconds)', default: false, helpGroup: 'OUTPUT' }),
+    'progress-interval': Flags.string({ description: 'seconds between two progress lines when stderr is not a terminal (CI logs, files)', default: '5', helpGroup: 'OUTPUT' }),
     prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
     ...filterFlags,
     ...endpointFlags,
@@ -138,19 +140,14 @@ export default class Run extends HptCommand {
   private async execute(prepared: PreparedRun, session: RunSession, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan): Promise<void> {
     const { config } = prepared;
 
-    const showBar = !flags.json && Boolean(process.stderr.isTTY);
-    const bar = showBar
-      ? new cliProgress.SingleBar(
-          { format: `${prepared.datasetId} {bar} {value}/{total} samples | HPI {hpi} | acc {acc}`, stream: process.stderr, hideCursor: true },
-          cliProgress.Presets.shades_classic,
-        )
-      : undefined;
-    bar?.start(config.limit ?? 0, 0, { hpi: '-', acc: '-' });
+    const mode = progressMode({ json: Boolean(flags.json), progress: flags.progress, tty: Boolean(process.stderr.isTTY) });
+    const interval = numberFlag('--progress-interval', flags['progress-interval'], 0.05, 3600);
+    const progress = new ProgressReporter(mode, prepared.datasetId, { intervalMs: 1000 * interval });
     let runId = newRunId();
     // Ctrl-C or SIGTERM: finished samples are committed; the run is marked failed so no later step trusts it as
     // complete, and the same command continues it
     const onSignal = (signal: NodeJS.Signals) => {
-      bar?.stop();
+      progress.stop();
       try {
         session.store.failRun(runId, `interrupted (${signal})`);
         session.close();
@@ -171,16 +168,12 @@ export default class Run extends HptCommand {
           runId = id;
         },
         redact: [process.env[flags['api-key-env']] ?? '', ...urlSecrets(config.modelOptions.baseUrl as string | undefined), ...urlSecrets(config.selectorBaseUrl)],
-        onProgress: (p) => {
-          if (!bar) return;
-          if (!config.limit) bar.setTotal(Math.max(p.done, bar.getTotal()));
-          bar.update(p.done, { hpi: (p.hpiSum / p.done).toFixed(2), acc: `${((100 * p.solved) / p.done).toFixed(1)}%` });
-        },
+        ...(mode === 'off' ? {} : { onProgress: (p: RunProgress) => progress.update(p) }),
       }, runId, plan);
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      bar?.stop();
+      progress.stop();
     }
     try {
       if (flags.out) await writeOut(session.store, runId, flags.out, config.replicates ?? 1);

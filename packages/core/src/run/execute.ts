@@ -17,11 +17,23 @@ import type { RunSession } from './session.js';
 import { summarize } from './summary.js';
 
 /** Progress of a run: samples done so far (and the limit when known), running HPI and accuracy. */
+/**
+ * The state of a running evaluation, as `RunHooks.onProgress` sees it after each finished or errored sample.
+ * - `done`: samples finished by this invocation (scored); `errored`: samples whose calls failed after every retry;
+ * - `total`: the samples this invocation has to evaluate (the stream's size times replicates, minus those a resumed run
+ *   has recorded), known from the start with `--limit`, else once a counting pass over the data has finished (it runs
+ *   beside the evaluation and makes no calls; `countSamples`); undefined until then;
+ * - `solved`, `hpiSum`: of the `done` samples; `calls`: model calls of the `done` samples (cached ones included);
+ * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA).
+ */
 export interface RunProgress {
   done: number;
   total?: number;
   solved: number;
   hpiSum: number;
+  errored: number;
+  calls: number;
+  startedAt: number;
 }
 
 /** Hooks of a running evaluation. */
@@ -99,7 +111,18 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   heartbeat.unref();
   const engine = createEngine(prepared, (m) => session.client(m));
   const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
-  const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0 };
+  const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now() };
+  if (total === undefined && hooks.onProgress) {
+    // the size of an unlimited stream is not known up front: count it beside the run (no calls; errors are the run's)
+    void countSamples(prepared, config).then(
+      (n) => {
+        progress.total = Math.max(0, n - opened.skip.size);
+        hooks.onProgress?.(progress);
+      },
+      () => undefined,
+    );
+  }
+  let lastYield = performance.now();
   const breaker = new OutageBreaker(config.concurrency);
   try {
     if (preflight) store.setPreflight(runId, preflight);
@@ -124,15 +147,24 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         }
         // before any success the error may be an outage that ends the run: it is reported once, as the run's error
         if (breaker.anySuccess) hooks.logger.warn(`sample ${sample.id} errored: ${message}`);
+        progress.errored++;
+        hooks.onProgress?.(progress);
         return;
       }
       store.saveSample(runId, result, hash);
       breaker.success();
       progress.done++;
       progress.hpiSum += result.hpi;
+      progress.calls += result.attempts.reduce((n, a) => n + a.calls.length, 0) + (result.selections?.filter((x) => x.call).length ?? 0);
       if (result.solved) progress.solved++;
       hooks.onSample?.(result);
       hooks.onProgress?.(progress);
+      // models that answer at once (baselines, the cache) never leave the microtask queue: give signals (Ctrl-C),
+      // timers and the progress display a turn every 50 ms
+      if (performance.now() - lastYield > 50) {
+        await new Promise((r) => setImmediate(r));
+        lastYield = performance.now();
+      }
     });
     const agg = store.aggregate(runId);
     if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
@@ -159,6 +191,29 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * The number of samples a run's configuration streams (the dataset's records up to `limit`, times `replicates`), from
+ * a separate pass over the data that makes no model calls; invalid records skipped under `--on-invalid skip` are not
+ * counted and not reported again. Generated datasets generate, files are read again, hub data comes from the cache the
+ * run's own load filled. @throws what the dataset's `load` throws.
+ */
+export async function countSamples(prepared: PreparedRun, config: RunConfig): Promise<number> {
+  const loaded = prepared.dataset.load({
+    data: config.data,
+    split: config.split,
+    onInvalid: config.onInvalid,
+    cacheDir: config.cacheDir,
+    hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
+    warn: () => undefined,
+    seed: config.seed,
+    compat: config.compat,
+    filters: config.filters ?? {},
+  });
+  let n = 0;
+  for await (const _ of limitStream(loaded, config.limit)) n++;
+  return n * replicatesOf(config);
 }
 
 /** `head`, then the rest of `rest` (a stream whose first item was taken to check it). */

@@ -1,0 +1,57 @@
+/**
+ * End-to-end (issue 16, "Honest progress"): on a non-TTY stderr a run prints a progress line every
+ * --progress-interval seconds and a last one, with the total known before the end even without --limit (a counting
+ * pass beside the run); --json silences it unless --progress; and Ctrl-C stops a run of an instant local model
+ * promptly.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hpt-progress-'));
+const TOTAL = 2862; // the default hibench/json suite
+const progressLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('json: '));
+
+describe('progress on a non-TTY stderr', () => {
+  it('periodic lines with the right total, and a last line at 100%', async () => {
+    const r = await runCli(['run', '--dataset', 'hibench/json', '--model', 'baseline:random', '--store', join(dir, 'a.db'), '--progress-interval', '0.1']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = progressLines(r.stderr);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const l of lines) expect(l).toMatch(new RegExp(`^json: \\d+/(${TOTAL}|\\?) samples.*samples/s, .* calls/s, elapsed \\d+:\\d\\d, ETA (\\d+:\\d\\d|-), HPI (\\d\\.\\d{3}|-), acc .*, errored 0$`));
+    // the total is known before the run ends
+    expect(lines.slice(0, -1).some((l) => l.includes(`/${TOTAL} samples`))).toBe(true);
+    expect(lines.at(-1)).toMatch(new RegExp(`^json: ${TOTAL}/${TOTAL} samples \\(100\\.0%\\)`));
+  }, 60_000);
+
+  it('--json is silent unless --progress', async () => {
+    const quiet = await runCli(['run', '--dataset', 'hibench/json', '--limit', '50', '--model', 'baseline:random', '--store', join(dir, 'b.db'), '--json', '--progress-interval', '0.05']);
+    expect(quiet.code).toBe(0);
+    expect(progressLines(quiet.stderr)).toEqual([]);
+    const loud = await runCli(['run', '--dataset', 'hibench/json', '--limit', '50', '--model', 'baseline:random', '--store', join(dir, 'c.db'), '--json', '--progress', '--progress-interval', '0.05']);
+    expect(loud.code).toBe(0);
+    expect(progressLines(loud.stderr).at(-1)).toMatch(/^json: 50\/50 samples \(100\.0%\)/);
+    expect(JSON.parse(loud.stdout)).toMatchObject({ n: 50 });
+  }, 60_000);
+
+  it('Ctrl-C stops a run of an instant local model within a second', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', '--dataset', 'hibench/formula', '--model', 'baseline:random', '--store', join(dir, 'int.db'), '--json'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    const closed = new Promise<number | null>((res) => child.on('close', res));
+    await new Promise((r) => setTimeout(r, 2500)); // well into the 18,954 samples
+    const t0 = performance.now();
+    child.kill('SIGINT');
+    const code = await closed;
+    expect(code).toBe(130);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'E_INTERRUPTED' } });
+  }, 60_000);
+});
