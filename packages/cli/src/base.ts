@@ -6,7 +6,7 @@ import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, dis
 import type { DependencyContainer } from 'tsyringe';
 import { terminalSafe } from './terminal.js';
 
-export { tableStyle, terminalSafe, TerminalTable, type TerminalCell } from './terminal.js';
+export { renderTables, tableStyle, terminalSafe, TerminalTable, type TerminalCell } from './terminal.js';
 
 /** Roots of the broken installed plugins already reported by this process (each is reported once). */
 const warnedBroken = new Set<string>();

@@ -115,13 +115,16 @@ export class ProgressReporter {
     this.bar.update(finished, this.payload(p));
   }
 
-  /** Ends the display: the bar is stopped; in lines mode the last line is written. Idempotent. */
-  stop(): void {
+  /**
+   * Ends the display: the bar is stopped; in lines mode the last line is written when `finished` (a run that fails
+   * ends with its one error line instead). Idempotent.
+   */
+  stop(finished = true): void {
     if (this.stopped) return;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.bar) this.bar.stop();
-    else if (this.mode === 'lines') this.line();
+    else if (this.mode === 'lines' && finished) this.line();
   }
 
   private line(): void {

@@ -4,6 +4,7 @@
  * `terminalSafe`. `--json` output is data and stays raw.
  */
 import Table from 'cli-table3';
+import { formatCell, type ReportTable } from '@hpt-bench/core';
 
 /** cli-table3 style: coloured header on a colour TTY, plain text otherwise (pipes, files, NO_COLOR). */
 export function tableStyle(): { head: string[]; border: string[] } {
@@ -65,4 +66,19 @@ export class TerminalTable {
   toString(): string {
     return this.table.toString();
   }
+}
+
+/**
+ * Report tables (`ReportTable`: the report's and the plugins' report views') as aligned text: each table under its
+ * title (and source), its notes after it, cells formatted as the report formats them (`formatCell`: digits, `[lo, hi]`
+ * intervals), all through `TerminalTable`/`terminalSafe`. Used by `report --format table` and the `run` summary.
+ */
+export function renderTables(tables: readonly ReportTable[]): string {
+  return tables
+    .map((t) => {
+      const table = new TerminalTable({ head: t.columns.map((c) => c.label) });
+      for (const r of t.rows) table.push(t.columns.map((c, j) => formatCell(r[j] ?? { value: null }, c)));
+      return [terminalSafe(`${t.title}${t.source ? ` (${t.source})` : ''}`, true), table.toString(), ...t.notes.map((n) => terminalSafe(n, true))].join('\n');
+    })
+    .join('\n\n');
 }

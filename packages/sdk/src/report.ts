@@ -235,6 +235,11 @@ export interface ReportViewContext {
   modelLabel(run: ReportRun): string;
   /** a chart label of a run, unique within the report (model · dataset, with the run id when two would collide) */
   runLabel(run: ReportRun): string;
+  /**
+   * What the tables are for: `report` (default), a report over stored runs; `run`, the summary `hpt-bench run` prints
+   * under a run it just finished (one run: a view may leave out the tables that only compare runs).
+   */
+  readonly purpose?: 'report' | 'run';
 }
 
 /** One bar of a `ReportChart`: its group (a y-axis category), series (a colour: usually a run), value and interval. */

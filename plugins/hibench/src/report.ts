@@ -140,7 +140,8 @@ export class HibenchReportView implements ReportViewCode {
     if (incomplete.length) notes.push(`Not run, so no Avg (the mean of all ${columns.length} scenarios, never of fewer): ${incomplete.join('; ')}.`);
     if (extensions.length) notes.push(`${extensions.map((s) => ctx.label(s)).join(' and ')}: this plugin's scenarios beyond HiBench's six, shown after Avg and not part of it or of the capability dimensions.`);
     const tables: ReportTable[] = [];
-    tables.push({
+    // the leaderboard compares models across the six scenarios: not for the summary of one run
+    if (ctx.purpose !== 'run') tables.push({
       id: 'hibench-leaderboard',
       title: 'HiBench leaderboard: accuracy (%) per scenario',
       source: 'hibench.md §4.5 (HiBench Table 2 layout)',

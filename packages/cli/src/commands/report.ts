@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { formatCell, gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable } from '@hpt-bench/core';
-import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
+import { gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable } from '@hpt-bench/core';
+import { HptCommand, renderTables } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';
 
 const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
@@ -58,7 +58,7 @@ export default class Report extends HptCommand {
       else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}) });
       else {
         const tables = pickTables(reportTables(data, views), flags.table);
-        text = format === 'md' ? reportToMarkdown(data, tables) : format === 'csv' ? tablesToCsv(tables) : `${renderText(tables)}\n`;
+        text = format === 'md' ? reportToMarkdown(data, tables) : format === 'csv' ? tablesToCsv(tables) : `${renderTables(tables)}\n`;
       }
     } finally {
       store.close();
@@ -104,20 +104,6 @@ function pickTables(tables: ReportTable[], ids: string[] | undefined): ReportTab
     if (!t) throw new HptError('E_CONFIG', `no table '${id}' in this report; it has: ${tables.map((x) => x.id).join(', ')}`);
     return t;
   });
-}
-
-/**
- * The tables as aligned text (`TerminalTable`: cli-table3, coloured headers on a colour TTY, control characters of
- * cells shown as visible escapes), each under its title and notes (made safe the same way).
- */
-function renderText(tables: ReportTable[]): string {
-  return tables
-    .map((t) => {
-      const table = new TerminalTable({ head: t.columns.map((c) => c.label) });
-      for (const r of t.rows) table.push(t.columns.map((c, j) => formatCell(r[j] ?? { value: null }, c)));
-      return [terminalSafe(`${t.title}${t.source ? ` (${t.source})` : ''}`, true), table.toString(), ...t.notes.map((n) => terminalSafe(n, true))].join('\n');
-    })
-    .join('\n\n');
 }
 
 /** Write `text` to `path` via a temp file in the same directory and a rename (readers never see a partial file). */

@@ -2,8 +2,9 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, EXIT_CODES, parseFilterOptions, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord } from '@hpt-bench/core';
-import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord } from '@hpt-bench/core';
+import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
+import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
@@ -86,7 +87,7 @@ export default class Run extends HptCommand {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
       if (!flags.resume) config = session.withSavedHpiDataset(config, registry.get('datasets', config.dataset).id);
       const prepared = await prepareRun(config, registry, container);
-      await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] });
+      await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] }, () => this.summaryViews(registry, container));
     } catch (e) {
       // the error is what the user sees; a store that cannot close cleanly (it already failed) must not replace it
       try {
@@ -137,7 +138,12 @@ export default class Run extends HptCommand {
   }
 
   /** Run the prepared evaluation with a progress bar, SIGINT handling, `--out` and the summary output. */
-  private async execute(prepared: PreparedRun, session: RunSession, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan): Promise<void> {
+  /** The report views, for the tables under a finished run's summary (a view whose code fails to load is left out). */
+  private async summaryViews(registry: Registry, container: DependencyContainer): Promise<ReportViews> {
+    return loadReportViews(registry, container, { onCodeError: (c, e) => this.logger.debug(`report view ${c.qualifiedId}: ${(e as Error).message}`) });
+  }
+
+  private async execute(prepared: PreparedRun, session: RunSession, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan, views: () => Promise<ReportViews>): Promise<void> {
     const { config } = prepared;
 
     const mode = progressMode({ json: Boolean(flags.json), progress: flags.progress, tty: Boolean(process.stderr.isTTY) });
@@ -147,7 +153,7 @@ export default class Run extends HptCommand {
     // Ctrl-C or SIGTERM: finished samples are committed; the run is marked failed so no later step trusts it as
     // complete, and the same command continues it
     const onSignal = (signal: NodeJS.Signals) => {
-      progress.stop();
+      progress.stop(false);
       try {
         session.store.failRun(runId, `interrupted (${signal})`);
         session.close();
@@ -161,6 +167,7 @@ export default class Run extends HptCommand {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     let summary: RunSummary;
+    let finished = false;
     try {
       summary = await executeRun(prepared, session, {
         logger: this.logger,
@@ -170,18 +177,22 @@ export default class Run extends HptCommand {
         redact: [process.env[flags['api-key-env']] ?? '', ...urlSecrets(config.modelOptions.baseUrl as string | undefined), ...urlSecrets(config.selectorBaseUrl)],
         ...(mode === 'off' ? {} : { onProgress: (p: RunProgress) => progress.update(p) }),
       }, runId, plan);
+      finished = true;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
-      progress.stop();
+      progress.stop(finished);
     }
+    let tables: ReportTable[] = [];
     try {
       if (flags.out) await writeOut(session.store, runId, flags.out, config.replicates ?? 1);
+      // the plugin's own layout of this run's results (e.g. a HiBench scenario's task table and dimensions)
+      if (!flags.json && summary.complete) tables = runSummaryTables(gatherReport(session.store, flags.store, { runIds: [runId], resamples: 200 }), await views());
     } finally {
       session.close();
     }
     if (flags.json) this.printJson(summary);
-    else this.log(renderSummary(summary, flags.store));
+    else this.log(renderSummary(summary, flags.store, tables));
     if (!summary.complete) {
       // the figures above cover the scored samples only: say so, and exit as a runtime failure
       process.stderr.write(`Error: ${summary.errored} samples errored, so run ${summary.runId} is not complete (first error: ${summary.erroredSamples?.[0]?.error ?? 'see --json'}); re-run the same command to retry them\n`);
@@ -277,8 +288,12 @@ export function metricRows(metrics: Record<string, Json>, prefix = ''): [string,
   return rows;
 }
 
-/** The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20). */
-export function renderSummary(s: RunSummary, storePath: string): string {
+/**
+ * The human-readable result: one table row per quantity, rounded for display only (hpt.md §9 #20), then `views`, the
+ * report views' tables of the run (`runSummaryTables`). When there are view tables, the structured metrics (objects)
+ * are left to them and to `--json`, and named in one row instead of as dotted keys.
+ */
+export function renderSummary(s: RunSummary, storePath: string, views: readonly ReportTable[] = []): string {
   const t = new TerminalTable({ head: ['', s.dataset] });
   t.push(['model', s.model]);
   if (s.mode === 'adaptive') t.push(['mode', `adaptive (selector ${s.selector}; a sample solved by level x at iteration i scores x + i)`]);
@@ -286,7 +301,10 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   for (const [i, id] of s.ladder.entries()) t.push([`solved at level ${i + 1} (${id})`, String(s.levelCounts[String(i + 1)] ?? 0)]);
   t.push([`unsolved (scored ${s.ladder.length} + ${s.hpiDataset})`, String(s.levelCounts.unsolved ?? 0)]);
   if (s.threshold !== undefined) t.push(['solve threshold', String(s.threshold)]);
-  for (const [k, v] of metricRows(s.metrics ?? {})) t.push([k, v]);
+  const metrics = s.metrics ?? {};
+  const structured = views.length ? Object.keys(metrics).filter((k) => typeof metrics[k] === 'object' && metrics[k] !== null) : [];
+  for (const [k, v] of metricRows(Object.fromEntries(Object.entries(metrics).filter(([k]) => !structured.includes(k))))) t.push([k, v]);
+  if (structured.length) t.push(['more metrics (tables below, all in --json)', structured.join(', ')]);
   if (s.mode === 'adaptive') t.push(['selections (outside 1..m, iteration consumed)', `${s.selections ?? 0} (${s.invalidSelections ?? 0})`]);
   if (s.errored) t.push(['errored samples (not scored; --retry-errors redoes them)', String(s.errored)]);
   t.push(['model calls (from cache)', `${s.calls} (${s.cachedCalls})`], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
@@ -301,5 +319,6 @@ export function renderSummary(s: RunSummary, storePath: string): string {
   if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
   if (s.preflight) t.push(['environment check', typeof s.preflight.summary === 'string' ? s.preflight.summary : JSON.stringify(s.preflight)]);
-  return `${t.toString()}\nrun ${s.runId}${s.resumed ? ' (resumed)' : ''} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;
+  const footer = `run ${s.runId}${s.resumed ? ' (resumed)' : ''} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;
+  return views.length ? `${t.toString()}\n\n${renderTables(views)}\n\n${footer}` : `${t.toString()}\n${footer}`;
 }

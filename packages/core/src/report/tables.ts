@@ -249,10 +249,11 @@ export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData,
 const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
 
 /** The context a code view is called with (`ReportViewContext`): its runs, units, the report's bootstrap and labels. */
-export function viewContext(view: LoadedReportView, data: ReportViewData, views: ReportViews): ReportViewContext {
+export function viewContext(view: LoadedReportView, data: ReportViewData, views: ReportViews, purpose: ReportViewContext['purpose'] = 'report'): ReportViewContext {
   const bootstrap = data.bootstrap ?? NO_BOOTSTRAP;
   const labels = uniqueRunLabels(data.runs, views);
   return {
+    purpose,
     runs: views.runsOf(view, data.runs),
     order: view.decl.datasets,
     bootstrap,
@@ -265,10 +266,19 @@ export function viewContext(view: LoadedReportView, data: ReportViewData, views:
 }
 
 /** The tables of one code view (`ReportViewCode.tables`); empty when it has none or covers no run of the report. */
-export function viewTables(view: LoadedReportView, data: ReportViewData, views: ReportViews): ReportTable[] {
+export function viewTables(view: LoadedReportView, data: ReportViewData, views: ReportViews, purpose: ReportViewContext['purpose'] = 'report'): ReportTable[] {
   if (!view.code?.tables) return [];
-  const ctx = viewContext(view, data, views);
+  const ctx = viewContext(view, data, views, purpose);
   return ctx.runs.length ? view.code.tables(ctx) : [];
+}
+
+/**
+ * The tables `hpt-bench run` prints under the summary of the run in `data` (one run): the computed tables of every
+ * view that covers its dataset, made with purpose `run` (README "The output": a HiBench run gets its scenario's task
+ * table and capability dimensions instead of dotted metric keys). Empty when no view covers it.
+ */
+export function runSummaryTables(data: ReportViewData, views: ReportViews): ReportTable[] {
+  return views.list.flatMap((view) => viewTables(view, data, views, 'run'));
 }
 
 /** The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost. */
