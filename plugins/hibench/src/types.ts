@@ -6,9 +6,10 @@ import type { CompatMode, Json } from '@hpt-bench/sdk';
 /**
  * The HiBench scenarios (specs/hibench.md §1.1): four generated ones, Code (records built from curated data: the LeetCode
  * solutions and their labels, `--data`), and Paper (curated QASPER papers, or the toolkit's released files; its
- * structure tasks are generated from the paper trees).
+ * structure tasks are generated from the paper trees); `code-gen`: seeded programs whose complexity is known by
+ * construction (issue 15, src/code-gen/), asked like Code.
  */
-export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper';
+export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper' | 'code-gen';
 
 /** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
 export type Representation = 'edge' | 'hierarchy';
@@ -147,6 +148,8 @@ export interface Selection {
   representations?: readonly (Representation | 'structured' | 'plain')[];
   icl: readonly IclMode[];
   semantics?: readonly ('normal' | 'nonsense')[];
+  /** hibench/code-gen: the program languages (absent: the scenario has no language filter beside its preset) */
+  languages?: readonly ('python' | 'cpp')[];
 }
 
 /** Does a record fall in a selection? */
@@ -156,7 +159,8 @@ export function selects(sel: Selection, r: AnyHibenchRecord): boolean {
     sel.presets.includes(r.preset) &&
     sel.icl.includes(r.icl) &&
     (!sel.representations || sel.representations.includes(r.representation as Representation | 'structured' | 'plain')) &&
-    (!sel.semantics || sel.semantics.includes(r.semantics as 'normal' | 'nonsense'))
+    (!sel.semantics || sel.semantics.includes(r.semantics as 'normal' | 'nonsense')) &&
+    (!sel.languages || sel.languages.includes(r.language as 'python' | 'cpp'))
   );
 }
 
