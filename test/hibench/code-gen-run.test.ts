@@ -6,7 +6,9 @@
  * - the instrumented Python rendering counts exactly the steps of the independent step counter
  *   (test/helpers/code-gen-steps.ts) at several sizes, so every loop iterates as its kind says;
  * - at large sizes the step counts grow as the time label: the label fits them, while the label times n, m, log n or
- *   log m does not; and hand-made constructions are told apart from the bounds a wrong rule would give.
+ *   log m does not; and hand-made constructions are told apart from the bounds a wrong rule would give;
+ * - the peak memory of hand-made constructions (tracemalloc, with a profile function set so that CPython 3.11 makes
+ *   a traced frame object for every call of a recursion) grows as their space label, not as the bound of a wrong rule.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runPython, sandboxIsolation } from '../../plugins/metrics/src/sandbox.js';
-import { add, analyse, bigOLabel, linear, logOf, mul, ONE, power, type Complexity, type Construction, type Stmt } from '../../plugins/hibench/src/code-gen/construct.js';
+import { add, analyse, bigOLabel, evaluate, linear, logOf, mul, ONE, power, type Complexity, type Construction, type Stmt } from '../../plugins/hibench/src/code-gen/construct.js';
 import { CODE_GEN_PRESETS, drawProgram, type DrawnProgram } from '../../plugins/hibench/src/code-gen/generate.js';
 import { renderProgram } from '../../plugins/hibench/src/code-gen/program.js';
 import { constructionSteps, fitError, growthPoints } from '../helpers/code-gen-steps.js';
@@ -180,4 +182,84 @@ describe('step counts grow as the time labels', () => {
       for (const x of wrong) expect(fitError(x, pts, counts), `${label} vs ${bigOLabel(x)}`).toBeGreaterThan(0.25);
     }
   });
+});
+
+describe('memory grows as the space labels', () => {
+  const NAMES = { acc: 'total', index: ['i', 'j', 'k', 'p'], arrays: ['buf', 'grid', 'seen'], out: 'out', helper: { linear: 'h1', 'linear-loop': 'h2', halving: 'h3', 'halving-loop': 'h4', binary: 'h5', 'binary-loop': 'h6', 'binary-alloc': 'h7', exponential: 'h8' } };
+  const w: Stmt = { kind: 'work', shape: 1 };
+  const loop = (l: 'linear' | 'halving', bound: 'n' | 'm', ...body: Stmt[]): Stmt => ({ kind: 'loop', loop: l, bound, shape: 0, body: [w, ...body] });
+  const call = (rec: Extract<Stmt, { kind: 'call' }>['rec']): Stmt => ({ kind: 'call', rec, over: 'n' });
+  const n = linear('n');
+  const m = linear('m');
+  /** construction, its space label, bounds of wrong rules */
+  const CASES: [Stmt[], string, Complexity[]][] = [
+    [[loop('linear', 'n', loop('linear', 'm'))], 'O(1)', []],
+    [[{ kind: 'alloc', size: 'n' }, loop('linear', 'n', loop('linear', 'm'))], 'O(n)', [m, logOf('n'), mul(n, m)]],
+    [[{ kind: 'alloc', size: 'nm' }], 'O(m * n)', [n, m, add(n, m)]],
+    [[loop('linear', 'n', loop('halving', 'm', { kind: 'append' }))], 'O(logm * n)', [n, mul(n, m), add(n, logOf('m'))]],
+    [[call('linear')], 'O(n)', [logOf('n'), power('n', 2)]],
+    [[call('linear-loop')], 'O(n)', [logOf('n'), power('n', 2)]],
+    [[call('halving')], 'O(logn)', [n]],
+    [[call('halving-loop')], 'O(logn)', [n]],
+    [[call('binary')], 'O(logn)', [n]],
+    [[call('binary-loop')], 'O(logn)', [n, power('n', 1, 1)]],
+    [[call('binary-alloc')], 'O(n)', [power('n', 1, 1), logOf('n')]],
+    [[call('exponential')], 'O(n)', [power('n', 0, 0, 1)]],
+    [[loop('linear', 'm', call('linear'))], 'O(n)', [mul(n, m), m]],
+  ];
+  const harness = (pts: [number, number][]): string => `
+import sys, tracemalloc, json
+sys.setrecursionlimit(100000)
+def frames(frame, event, arg):
+    pass
+def measure(n, m):
+    tracemalloc.start()
+    sys.setprofile(frames)
+    solve(n, m)
+    sys.setprofile(None)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak
+measure(1, 1)
+base = measure(1, 1)
+print(json.dumps([base] + [measure(n, m) for n, m in ${JSON.stringify(pts)}]))
+`;
+  const sizes = (c: Construction): [number, number][] => {
+    const time = analyse(c).time;
+    if (time.some((t) => t.n.exp)) return [4, 6, 8, 10, 12, 14, 16].map((x) => [x, 32]);
+    // appended values stay within CPython's small-int cache (≤ 256), so every element costs the same 8 bytes
+    const appends = JSON.stringify(c).includes('"append"');
+    const xs = appends ? [4, 8, 16, 32, 64, 128, 256] : [32, 64, 128, 256, 512, 1024, 2048, 4096, 8192];
+    const fixed = appends ? 256 : 32;
+    const pts: [number, number][] = [];
+    for (const x of xs) for (const p of [[x, fixed], [fixed, x], [x, x]] as [number, number][]) if (evaluate(time, p[0], p[1]) <= 1e5) pts.push(p);
+    return pts;
+  };
+
+  it.skipIf(!sandboxAvailable)('peak traced memory above the smallest run: the label fits it, the bound of a wrong rule does not', async () => {
+    const runs = await Promise.all(
+      CASES.map(async ([body]) => {
+        const c: Construction = { body };
+        const pts = sizes(c);
+        const r = await runPython(renderProgram(c, NAMES, 'python') + harness(pts), { timeoutMs: 60_000 });
+        expect(r.status, r.stderr).toBe('passed');
+        const [base, ...peaks] = JSON.parse(r.stdout) as number[];
+        return { c, pts, base: base!, peaks };
+      }),
+    );
+    runs.forEach(({ c, pts, base, peaks }, i) => {
+      const [, label, wrong] = CASES[i]!;
+      const space = analyse(c).space;
+      expect(bigOLabel(space)).toBe(label);
+      if (label === 'O(1)') {
+        expect(Math.max(...peaks) / Math.min(...peaks), JSON.stringify(peaks)).toBeLessThan(1.5);
+        return;
+      }
+      // the memory above the (1, 1) run's: what the sizes add, the interpreter's baseline left out
+      const above = peaks.map((p) => p - base);
+      const e0 = fitError(space, pts, above);
+      expect(e0, `${label}: ${JSON.stringify(above)}`).toBeLessThan(0.3);
+      for (const x of wrong) expect(fitError(x, pts, above), `${label} vs ${bigOLabel(x)}: ${JSON.stringify(above)}`).toBeGreaterThan(0.4);
+    });
+  }, 180_000);
 });
