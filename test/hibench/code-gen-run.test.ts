@@ -2,7 +2,7 @@
  * hibench/code-gen programs really run and really cost what their labels say (issue 15):
  * - a sample of 20 generated Python programs (all loop kinds, recursions and allocations among them) runs in the
  *   HumanEval sandbox (plugins/metrics/src/sandbox.ts) at small n, m, and the same programs compiled as C++ (when g++
- *   is installed) return the same values;
+ *   is installed) return the same values; so do all 300 programs of seeds 0 and 1 at tiny sizes;
  * - the instrumented Python rendering counts exactly the steps of the independent step counter
  *   (test/helpers/code-gen-steps.ts) at several sizes, so every loop iterates as its kind says;
  * - at large sizes the step counts grow as the time label: the label fits them, while the label times n, m, log n or
@@ -66,6 +66,15 @@ const ALL_FEATURES = [
   'append',
 ];
 const sandboxAvailable = sandboxIsolation().mode !== 'unavailable';
+/** Is g++ installed? (the C++ checks are skipped without it) */
+const gpp = ((): boolean => {
+  try {
+    execFileSync('g++', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 describe('generated programs run', () => {
   it('the sample covers every construction', () => {
@@ -104,13 +113,6 @@ describe('generated programs run', () => {
     expect(SIZES.map(([n, m]) => constructionSteps(wrong, n, m))).not.toEqual(SIZES.map(([n, m]) => constructionSteps(p.construction, n, m)));
   }, 120_000);
 
-  let gpp = false;
-  try {
-    execFileSync('g++', ['--version'], { stdio: 'ignore' });
-    gpp = true;
-  } catch {
-    gpp = false;
-  }
   it.skipIf(!gpp || !sandboxAvailable)('the C++ renderings compile (g++ -std=c++17 -Wall -Werror) and return what the Python ones print', () => {
     expect(pythonValues, 'the Python test ran first').toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'hpt-code-gen-cpp-'));
@@ -120,6 +122,35 @@ describe('generated programs run', () => {
     execFileSync('g++', ['-std=c++17', '-O1', '-Wall', '-Werror', '-o', join(dir, 'main'), join(dir, 'main.cpp')], { stdio: 'pipe' });
     const out = execFileSync(join(dir, 'main'), { encoding: 'utf8' }).split('--\n').slice(0, -1);
     expect(out).toEqual(pythonValues);
+  }, 120_000);
+});
+
+describe('the whole default suite runs (seeds 0 and 1)', () => {
+  const TINY: [number, number][] = [
+    [1, 1],
+    [3, 2],
+    [5, 4],
+  ];
+  it.skipIf(!gpp || !sandboxAvailable)('every Python program runs in the sandbox, every C++ program compiles (-Wall -Werror) and returns the same values', async () => {
+    for (const seed of [0, 1]) {
+      const programs = CODE_GEN_PRESETS.flatMap((preset) => Array.from({ length: 50 }, (_, i) => drawProgram(seed, preset, i)));
+      const py = programs.map((p) => renderProgram(p.construction, p.names, 'python'));
+      const harness = `import json\nout = []\nfor code in json.loads(${JSON.stringify(JSON.stringify(py))}):\n    g = {}\n    exec(code, g)\n    out.append([g['solve'](n, m) for n, m in ${JSON.stringify(TINY)}])\nprint(json.dumps(out))\n`;
+      const r = await runPython(harness, { timeoutMs: 60_000 });
+      expect(r.status, r.stderr).toBe('passed');
+      const pyValues = JSON.parse(r.stdout) as number[][];
+      expect(pyValues).toHaveLength(150);
+      const dir = mkdtempSync(join(tmpdir(), 'hpt-code-gen-all-'));
+      const units = programs.map((p, i) => `namespace p${i} {\n${renderProgram(p.construction, p.names, 'cpp').replace('#include <vector>\n', '')}}\n`);
+      const calls = programs.map((_, i) => `    std::printf("[%s]\\n", "${i}");\n` + TINY.map(([n, m]) => `    std::printf("%lld\\n", p${i}::solve(${n}, ${m}));`).join('\n')).join('\n');
+      writeFileSync(join(dir, 'all.cpp'), `#include <vector>\n#include <cstdio>\n${units.join('\n')}\nint main() {\n${calls}\n    return 0;\n}\n`);
+      execFileSync('g++', ['-std=c++17', '-O0', '-Wall', '-Werror', '-o', join(dir, 'all'), join(dir, 'all.cpp')], { stdio: 'pipe' });
+      const cppValues = execFileSync(join(dir, 'all'), { encoding: 'utf8' })
+        .split(/\[\d+\]\n/)
+        .slice(1)
+        .map((block) => block.trim().split('\n').map(Number));
+      expect(cppValues).toEqual(pyValues);
+    }
   }, 120_000);
 });
 

@@ -108,6 +108,8 @@ interface Ctx {
   arrays: { name: string; size: Bound }[];
   step?: string;
   hasOut: boolean;
+  /** C++: the variables declared in the current block (a second `while` loop on the same index assigns it) */
+  declared?: Set<string>;
 }
 
 function workPy(shape: number, acc: string, scope: readonly string[]): string[] {
@@ -260,9 +262,11 @@ function cppHelper(rec: RecursionKind, name: string): string[] {
   }
 }
 
+/** A C++ block: its own set of declared variables. */
 function cppStmts(stmts: readonly Stmt[], ctx: Ctx, scope: string[]): string[] {
+  const inner: Ctx = { ...ctx, declared: new Set() };
   const out: string[] = [];
-  for (const s of stmts) out.push(...cppStmt(s, ctx, scope));
+  for (const s of stmts) out.push(...cppStmt(s, inner, scope));
   return out;
 }
 
@@ -303,7 +307,11 @@ function cppStmt(s: Stmt, ctx: Ctx, scope: string[]): string[] {
         case 'halving':
         case 'dependent-halving': {
           const start = s.loop === 'halving' ? b : parent!;
-          if (s.shape % 2 === 1) return [`long long ${i} = ${start};`, `while (${i} > 0) {`, ...indent(body), `${IND}${i} /= 2;`, '}'];
+          if (s.shape % 2 === 1) {
+            const init = ctx.declared!.has(i) ? `${i} = ${start};` : `long long ${i} = ${start};`;
+            ctx.declared!.add(i);
+            return [init, `while (${i} > 0) {`, ...indent(body), `${IND}${i} /= 2;`, '}'];
+          }
           head = `for (long long ${i} = ${start}; ${i} > 0; ${i} /= 2)`;
           break;
         }
