@@ -49,7 +49,7 @@ describe('declared generator filters', () => {
     const names = declaredFilters(registry).map((f) => f.name);
     expect(names).toEqual(['task', 'preset', 'representation', 'icl', 'semantics', 'language', 'source']);
     expect(declaredFilters(registry).find((f) => f.name === 'semantics')!.datasets).toEqual({ 'hibench/json': ['normal', 'nonsense'] });
-    expect(declaredFilters(registry).find((f) => f.name === 'language')!.datasets).toEqual({ 'hibench/code': ['python', 'cpp'], 'hibench/code-structure': ['python', 'cpp'] });
+    expect(declaredFilters(registry).find((f) => f.name === 'language')!.datasets).toEqual({ 'hibench/code': ['python', 'cpp'], 'hibench/code-structure': ['python', 'cpp'], 'hibench/code-gen': ['python', 'cpp'] });
     // hibench/paper: representation structured/plain, and a value-free `source` (a file path the dataset checks)
     const paper = datasetFilters(registry.get('datasets', 'paper').decl);
     expect(paper.map((f) => f.name)).toEqual(['task', 'preset', 'representation', 'icl', 'source']);

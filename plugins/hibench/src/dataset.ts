@@ -17,6 +17,7 @@ import { isDirectory, isSourceEntry, readCodeSource, type CodeItem } from './cod
 import { generateCode, resolveCodeFilter } from './code/suite.js';
 import { CodeSyntax } from './code/syntax.js';
 import { resolveCodeStructureFilter } from './code-structure/suite.js';
+import { generateCodeGen, resolveCodeGenFilter } from './code-gen/suite.js';
 import { paperQuestions, qasperTree, readQasperPaper } from './paper/qasper.js';
 import { DEMO_PAPERS_FILE, readPaperInput } from './paper/sources.js';
 import { generatePaperRecords, noRecordsError, resolvePaperFilter, toolkitPaperRecords, type SwapReport } from './paper/suite.js';
@@ -58,6 +59,7 @@ const GENERATORS: Record<GeneratedScenario, ScenarioGenerator> = {
   json: generateJson,
   formula: generateFormula,
   paper: (o) => generatePaper(o),
+  'code-gen': generateCodeGen,
 };
 
 /** Core's filter map (flag name -> values) as a scenario generator's `SuiteFilter`. */
@@ -82,12 +84,15 @@ export function renderExemplars(exemplars: readonly Exemplar[]): string {
 
 /**
  * The configuration a record belongs to (one result file of the toolkit, spec §4.4): scenario, task, preset (binary
- * presets carry the balance: `easy-balanced`), notation variant, representation, semantics and ICL mode — everything but the item.
+ * presets carry the balance: `easy-balanced`), the language when it is not the preset (hibench/code-gen), notation
+ * variant, representation, semantics and ICL mode — everything but the item.
  */
 export function configKey(r: AnyHibenchRecord): string {
   const a = r.args as Record<string, Json>;
   const variant = typeof a.format1 === 'string' && typeof a.format2 === 'string' ? `${a.format1}2${a.format2}` : typeof a.format === 'string' ? a.format : undefined;
-  return [r.scenario, r.task, r.preset, variant, r.representation, r.semantics, r.icl].filter((x) => x !== undefined && x !== null).join('/');
+  // hibench/code-gen: the language is not the preset (hibench/code's preset is its language)
+  const language = r.language !== undefined && r.language !== r.preset ? r.language : undefined;
+  return [r.scenario, r.task, r.preset, language, variant, r.representation, r.semantics, r.icl].filter((x) => x !== undefined && x !== null).join('/');
 }
 
 /**
@@ -131,6 +136,7 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
   },
   paper: resolvePaperFilter,
   'code-structure': resolveCodeStructureFilter,
+  'code-gen': resolveCodeGenFilter,
 };
 
 /**
@@ -138,7 +144,7 @@ const SELECTIONS: Record<Scenario, (filter: SuiteFilter) => Selection> = {
  * `load` streams them as ladder samples, generated on the fly from the run's seed, compat mode and filters, or read back
  * from a file written by `hpt-bench generate` (`--data`), each line validated against schemas/hibench-record.schema.json.
  */
-abstract class HibenchDataset implements Dataset {
+export abstract class HibenchDataset implements Dataset {
   abstract readonly id: GeneratedScenario;
 
   /** Reads `--data` records that are not `hpt-bench generate` output (hibench/paper: toolkit and QASPER files). */

@@ -5,6 +5,8 @@
 import type { Json } from '@hpt-bench/sdk';
 import type { Exemplar, IclMode, Scenario } from './types.js';
 
+const CODE_SYSTEM = 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.';
+
 const HIERARCHY_SYSTEM =
   'As an AI agent, you are tasked with performing hierarchical structure reasoning to assist in understanding and analyzing complex organizational frameworks.';
 
@@ -14,10 +16,11 @@ export const SYSTEM_PROMPTS: Record<Scenario, string> = {
   'multiple-tree': HIERARCHY_SYSTEM,
   json: HIERARCHY_SYSTEM,
   formula: 'As an AI agent, you are tasked with performing mathematical reasoning to assist in solving complex mathematical problems.',
-  code: 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
+  code: CODE_SYSTEM,
   paper: 'As an AI agent, you are tasked with performing paper reasoning to assist in understanding and analyzing complex academic papers.',
-  // code-structure (README "Code structure"): the Code scenario's system prompt
-  'code-structure': 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
+  // code-structure (README "Code structure") and code-gen (README "Code generator"): the Code scenario's system prompt
+  'code-structure': CODE_SYSTEM,
+  'code-gen': CODE_SYSTEM,
 };
 
 /** Binary and multiple tree are "fundamental" tree scenarios: newline separators, one space before "and" (§2). */
@@ -76,7 +79,7 @@ export interface AssembledQuery {
  */
 export function assembleQuery(scenario: Scenario, question: string, outputTemplate: string, icl: IclMode, exemplars: readonly Exemplar[]): AssembledQuery {
   // Formula and the other practical scenarios (Code, Paper) concatenate without separators (§2)
-  const fundamental = scenario !== 'formula' && scenario !== 'code' && scenario !== 'paper' && scenario !== 'code-structure';
+  const fundamental = scenario !== 'formula' && scenario !== 'code' && scenario !== 'code-gen' && scenario !== 'paper' && scenario !== 'code-structure';
   const sep = fundamental ? '\n' : '';
   const format = formatSentence(scenario, outputTemplate);
   const prefix = iclPrefix(icl, exemplars);

@@ -6,10 +6,11 @@ import type { CompatMode, Json } from '@hpt-bench/sdk';
 /**
  * The HiBench scenarios (specs/hibench.md §1.1): four generated ones, Code (records built from curated data: the LeetCode
  * solutions and their labels, `--data`), and Paper (curated QASPER papers, or the toolkit's released files; its
- * structure tasks are generated from the paper trees). `code-structure` (not a paper scenario): hierarchy questions over
- * the Code programs, targets from their tree-sitter trees (README "Code structure").
+ * structure tasks are generated from the paper trees). Beyond the paper's six: `code-structure`, hierarchy questions
+ * over the Code programs, targets from their tree-sitter trees (README "Code structure"); `code-gen`, seeded programs
+ * whose complexity is known by construction, asked like Code (README "Code generator").
  */
-export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper' | 'code-structure';
+export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper' | 'code-structure' | 'code-gen';
 
 /** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
 export type Representation = 'edge' | 'hierarchy';
@@ -148,6 +149,8 @@ export interface Selection {
   representations?: readonly (Representation | 'structured' | 'plain')[];
   icl: readonly IclMode[];
   semantics?: readonly ('normal' | 'nonsense')[];
+  /** hibench/code-gen: the program languages (absent: the scenario has no language filter beside its preset) */
+  languages?: readonly ('python' | 'cpp')[];
 }
 
 /** Does a record fall in a selection? */
@@ -157,7 +160,8 @@ export function selects(sel: Selection, r: AnyHibenchRecord): boolean {
     sel.presets.includes(r.preset) &&
     sel.icl.includes(r.icl) &&
     (!sel.representations || sel.representations.includes(r.representation as Representation | 'structured' | 'plain')) &&
-    (!sel.semantics || sel.semantics.includes(r.semantics as 'normal' | 'nonsense'))
+    (!sel.semantics || sel.semantics.includes(r.semantics as 'normal' | 'nonsense')) &&
+    (!sel.languages || sel.languages.includes(r.language as 'python' | 'cpp'))
   );
 }
 

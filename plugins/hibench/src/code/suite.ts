@@ -32,11 +32,24 @@ export function resolveCodeFilter(filter: SuiteFilter): CodeSelection {
   };
 }
 
+/** The texts of a Code query: what hibench/code and hibench/code-gen records share. */
+export type CodeQueryFields = Pick<HibenchRecord, 'system' | 'prompt' | 'question' | 'format' | 'formatCot' | 'exemplars'>;
+
+/**
+ * The prompt texts of one Code query (§2, §3.5, §5.1): the Code system prompt, the toolkit's task template over the
+ * program, the output template of the task, and the ICL prefix (compat: the toolkit's examples; strict: this project's
+ * examples in the program's language), concatenated without separators. Used by hibench/code and hibench/code-gen.
+ */
+export function codeQueryFields(task: CodeTask, code: string, language: CodeLanguage, icl: IclMode, compat: CompatMode): CodeQueryFields {
+  const question = codeQuestion(task, code);
+  const exemplars = compat === 'reference' ? COMPAT_EXAMPLES[task].map((e) => ({ ...e })) : strictExamples(task, language);
+  const q = assembleQuery('code', question, OUTPUT_TEMPLATES[task], icl, exemplars);
+  return { system: SYSTEM_PROMPTS.code, prompt: q.prompt, question, format: q.format, formatCot: q.formatCot, exemplars };
+}
+
 /** One record (§2: Code system prompt, task text and format sentence concatenated without separators). */
 export function buildCodeRecord(item: CodeItem, task: CodeTask, icl: IclMode, compat: CompatMode, seed: number): HibenchRecord {
-  const question = codeQuestion(task, item.code);
-  const exemplars = compat === 'reference' ? COMPAT_EXAMPLES[task].map((e) => ({ ...e })) : strictExamples(task, item.language);
-  const q = assembleQuery('code', question, OUTPUT_TEMPLATES[task], icl, exemplars);
+  const q = codeQueryFields(task, item.code, item.language, icl, compat);
   const params: Record<string, Json> = { question_no: item.questionNo, source_id: item.id };
   if (item.source !== undefined) params.source = item.source;
   if (item.commit !== undefined) params.commit = item.commit;
@@ -48,12 +61,12 @@ export function buildCodeRecord(item: CodeItem, task: CodeTask, icl: IclMode, co
     representation: null,
     icl,
     compat,
-    system: SYSTEM_PROMPTS.code,
+    system: q.system,
     prompt: q.prompt,
-    question,
+    question: q.question,
     format: q.format,
     formatCot: q.formatCot,
-    exemplars,
+    exemplars: q.exemplars,
     target: task === 'SpaceComplexity' ? item.space : item.time,
     matcher: { type: 'string', bigo: true },
     seed,
