@@ -1,7 +1,7 @@
 /**
  * End-to-end (issue 15): the random baseline through the built CLI gives the expected HPI, computed per sample from the
  * probability that one random answer is accepted (test/helpers/random-expectation.ts), on the Code scenario (the
- * shared code.jsonl, strict and reference), the code-structure questions on the same programs, and the Paper scenario (the embedded demo papers, strict at --threshold 0.5
+ * shared code.jsonl, strict and reference), the code-structure questions on the same programs, the generated Code programs (code-gen), and the Paper scenario (the embedded demo papers, strict at --threshold 0.5
  * and reference). The run must land within 4 standard errors of the expectation, and the expectation must be far from
  * both "everything solved at level 1" (1) and "nothing solved" (7.6), so a ladder or an HPI account that is off fails.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CompatMode, Dataset, Sample } from '@hpt-bench/core';
-import { CodeDataset, CodeStructureDataset, HierarchyPaperScorer, HierarchyScorer, PaperDataset, preloadCodeStructure } from '@hpt-bench/hibench';
+import { CodeDataset, CodeGenDataset, CodeStructureDataset, HierarchyPaperScorer, HierarchyScorer, PaperDataset, preloadCodeStructure } from '@hpt-bench/hibench';
 import { runCli, SHARED } from '../helpers/cli.js';
 import { randomExpectation, type RandomScorer } from '../helpers/random-expectation.js';
 
@@ -44,6 +44,8 @@ const CASES: Case[] = [
   { name: 'code, reference', dataset: 'hibench/code', make: () => new CodeDataset(), scorer: new HierarchyScorer(), data: CODE, compat: 'reference', limit: 1134 },
   { name: 'code-structure, strict', dataset: 'hibench/code-structure', make: () => new CodeStructureDataset(), scorer: new HierarchyScorer(), data: CODE, compat: 'strict', limit: 1881 },
   { name: 'code-structure, reference', dataset: 'hibench/code-structure', make: () => new CodeStructureDataset(), scorer: new HierarchyScorer(), data: CODE, compat: 'reference', limit: 1881 },
+  { name: 'code-gen, strict', dataset: 'hibench/code-gen', make: () => new CodeGenDataset(), scorer: new HierarchyScorer(), compat: 'strict', limit: 1800 },
+  { name: 'code-gen, reference', dataset: 'hibench/code-gen', make: () => new CodeGenDataset(), scorer: new HierarchyScorer(), compat: 'reference', limit: 1800 },
   { name: 'paper, strict', dataset: 'hibench/paper', make: () => new PaperDataset(), scorer: new HierarchyPaperScorer(), compat: 'strict', threshold: 0.5, limit: 1000 },
   { name: 'paper, reference', dataset: 'hibench/paper', make: () => new PaperDataset(), scorer: new HierarchyPaperScorer(), compat: 'reference', limit: 1000 },
 ];
