@@ -1,14 +1,15 @@
 /**
  * Level transitions between two runs (`compare A B`): the matrix (rows: the level at which A solved each paired
  * sample, columns: B's, `unsolved` last), the fixed / broken lists and the totals, on hand-made runs — as pure sample
- * units and written into a real RunStore read back by `compareRuns`. The expected values are computed here by a direct
+ * units, written into a real RunStore read back by `compareRuns`, and drawn as the HTML report's heatmaps. The expected values are computed here by a direct
  * loop over the hand-made samples, independently of `pairUnits` / `levelTransitions`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareRuns, levelTransitions, pairedCompare, RunStore, type SampleResult, type SampleUnit } from '@hpt-bench/core';
+import { compareRuns, levelTransitions, pairedCompare, RunStore, uniqueRunLabels, type ReportData, type ReportRun, type SampleResult, type SampleUnit } from '@hpt-bench/core';
+import { transitionCharts } from '../../packages/cli/src/report/charts.js';
 
 /** A hand-made sample: id, replicate (or undefined), solving level (null: unsolved), recorded scores. */
 type Spec = [id: string, replicate: number | undefined, level: number | null, scores: number];
@@ -178,5 +179,34 @@ describe('compareRuns over a real RunStore', () => {
     } finally {
       ro.close();
     }
+  });
+});
+
+describe('transitionCharts (the HTML report\'s heatmaps)', () => {
+  /** A minimal ReportRun: only the fields the transition charts read matter (id, dataset, threshold, ladder). */
+  const run = (runId: string, dataset: string, threshold?: number) =>
+    ({ runId, dataset, model: `m-${runId}`, mode: 'manual', compat: 'strict', seed: 0, createdAt: runId, ladder: ['a', 'b', 'c', 'd', 'e'], n: 0, samples: 0, hpi: 0, hpiCi95: null, hpiDataset: 0, accuracy: 0, accuracyCi95: null, levelCounts: {}, calls: 0, cachedCalls: 0, usage: { promptTokens: 0, completionTokens: 0 }, levels: {}, errored: 0, ...(threshold !== undefined ? { threshold } : {}) }) as ReportRun;
+
+  it('draws one heatmap per pair of runs on the same dataset and threshold that share samples, A before B, at most maxPairs', async () => {
+    const runs = [run('r1', 'boolq'), run('r2', 'boolq'), run('t15', 'iwslt', 0.15), run('t20', 'iwslt', 0.2), run('r3', 'boolq'), run('other', 'boolq')];
+    const other: Spec[] = [['zzz', undefined, 1, 1]]; // same dataset, no shared sample: no chart, not counted
+    const data = { store: 's', runs, units: new Map<string, SampleUnit[]>([['r1', units(A)], ['r2', units(B)], ['t15', units(A)], ['t20', units(A)], ['r3', units(A)], ['other', units(other)]]), bootstrap: { resamples: 1, seed: 0, level: 0.95, units: '' } } as ReportData;
+    const labels = uniqueRunLabels(runs);
+    const all = await transitionCharts(data, labels);
+    expect(all.charts.map((c) => c.id)).toEqual(['transitions-r1-r2', 'transitions-r1-r3', 'transitions-r2-r3']); // iwslt 0.15 and 0.20 never paired
+    expect(all.omitted).toBe(0);
+    const capped = await transitionCharts(data, labels, 2);
+    expect(capped.charts).toHaveLength(2);
+    expect(capped.omitted).toBe(1);
+
+    // the r1 -> r2 heatmap: one rect per cell (6 x 6: both ladders have 5 levels) with the count of that cell
+    const c = all.charts[0]!;
+    const exp = expected(A, B, 5, 5);
+    const rectGroup = c.svg!.slice(c.svg!.indexOf('layer_0_marks'), c.svg!.indexOf('layer_1_marks'));
+    const rects = [...rectGroup.matchAll(/aria-label="B solved at: ([^;]+); A solved at: ([^;]+); samples: (\d+)"/g)];
+    expect(rects).toHaveLength(36);
+    const rows = ['L1', 'L2', 'L3', 'L4', 'L5', 'unsolved'];
+    for (const [, col, row, count] of rects) expect(Number(count)).toBe(exp.counts[rows.indexOf(row!)]![rows.indexOf(col!)]);
+    expect(c.caption).toContain('B fixes 2 (A unsolved, B solved): s3, s10. B breaks 2 (A solved, B unsolved): s4, s7.');
   });
 });
