@@ -9,7 +9,7 @@ import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
  * samples B fixes and breaks.
  */
 export default class Compare extends HptCommand {
-  static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';
+  static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals, level transitions, the samples B fixes and breaks.';
   static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored). Then the level-transition table of the paired samples (rows: the level at which A solved each sample, L1..Lm then unsolved; columns: the same for B) and the samples B fixes (A unsolved, B solved) and breaks (A solved, B unsolved), the first --list of each printed (all of them in --json: transitions, fixed, broken).`;
   static override examples = ['<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d', '<%= config.bin %> compare RUN_A RUN_B --store results.db --json'];
 
