@@ -41,10 +41,17 @@ describe('TerminalTable', () => {
 describe('CLI renderers built on TerminalTable', () => {
   it('compare: run, dataset and model ids with escapes stay inert', () => {
     const side = (runId: string) => ({ runId, dataset: `boolq\u001b[5m`, model: HOSTILE, mode: 'manual', samples: 2, hpi: 1, accuracy: 1 });
-    const r = { a: side('A\u001b[0m'), b: side('B'), paired: 2, onlyA: 0, onlyB: 0, unscored: 0, hpiDiff: 0, hpiDiffCi95: null, accuracyDiff: 0, accuracyDiffCi95: null, bootstrap: { resamples: 10, seed: 0, level: 0.95 } } as unknown as CompareResult;
+    const transitions = { rows: ['L1', 'unsolved'], columns: ['L1', 'unsolved'], counts: [[0, 1], [1, 0]], paired: 2, totals: { fixed: 1, broken: 1, improved: 0, worse: 0, sameLevel: 0, bothUnsolved: 0 } };
+    const r = {
+      a: side('A\u001b[0m'), b: side('B'), paired: 2, onlyA: 0, onlyB: 0, unscored: 0, hpiDiff: 0, hpiDiffCi95: null, accuracyDiff: 0, accuracyDiffCi95: null, bootstrap: { resamples: 10, seed: 0, level: 0.95 },
+      transitions, fixed: [{ sampleId: `s\u001b[31m1`, levelA: null, levelB: 1 }], broken: [{ sampleId: 's2\u0007', levelA: 1, levelB: null }],
+    } as unknown as CompareResult;
     const text = renderCompare(r);
     expect(text).not.toMatch(CONTROL);
     expect(text).toContain('A\\x1b[0m');
+    // the fixed / broken sample ids are data too
+    expect(text).toContain('s\\x1b[31m1: A unsolved -> B L1');
+    expect(text).toContain('s2\\x07: A L1 -> B unsolved');
   });
 
   it('judge: a strategy name with escapes stays inert', () => {

@@ -54,6 +54,43 @@ function perSample(db: Database.Database, runId: string): Map<string, { hpi: num
   return new Map(rows.map((r) => [r.sample_id, { hpi: r.scores ? r.hpi / r.scores : Number.NaN, solved: r.scores ? r.solved / r.scores : Number.NaN, scores: r.scores }]));
 }
 
+/**
+ * The level-transition matrix of two runs straight from SQL: each run's samples (level, solved, scores) by sample id,
+ * the ladder length from its summary; samples with no recorded score in a run are left out, `unsolved` is the last row
+ * / column. Also the ids B fixes (A unsolved, B solved) and breaks, in A's order.
+ */
+function transitionsFromStore(db: Database.Database, runA: string, runB: string) {
+  const read = (runId: string) => {
+    const rows = db.prepare("SELECT sample_id, level, solved, scores FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").all(runId) as { sample_id: string; level: number | null; solved: number; scores: number }[];
+    const ladder = (JSON.parse((db.prepare('SELECT summary FROM runs WHERE id = ?').get(runId) as { summary: string }).summary) as { ladder: string[] }).ladder.length;
+    return { rows, ladder };
+  };
+  const a = read(runA);
+  const b = read(runB);
+  const bById = new Map(b.rows.map((r) => [r.sample_id, r]));
+  const lvl = (r: { level: number | null; solved: number }) => (r.solved > 0 && r.level !== null ? r.level : null);
+  const counts = Array.from({ length: a.ladder + 1 }, () => Array.from({ length: b.ladder + 1 }, () => 0));
+  const fixed: string[] = [];
+  const broken: string[] = [];
+  for (const ra of a.rows) {
+    const rb = bById.get(ra.sample_id);
+    if (!rb || ra.scores === 0 || rb.scores === 0) continue;
+    const la = lvl(ra);
+    const lb = lvl(rb);
+    counts[(la ?? a.ladder + 1) - 1]![(lb ?? b.ladder + 1) - 1]! += 1;
+    if (la === null && lb !== null) fixed.push(ra.sample_id);
+    if (la !== null && lb === null) broken.push(ra.sample_id);
+  }
+  const labels = (m: number) => [...Array.from({ length: m }, (_, i) => `L${i + 1}`), 'unsolved'];
+  return { rows: labels(a.ladder), columns: labels(b.ladder), counts, fixed, broken };
+}
+
+interface TransitionsJson {
+  transitions: { rows: string[]; columns: string[]; counts: number[][]; paired: number; totals: Record<string, number> };
+  fixed: { sampleId: string; levelA: number | null; levelB: number | null }[];
+  broken: { sampleId: string; levelA: number | null; levelB: number | null }[];
+}
+
 interface ReportRunJson {
   runId: string;
   dataset: string;
@@ -307,6 +344,23 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     expect(html).not.toMatch(/<link\b[^>]*rel=["']?stylesheet/i);
     // the chart ids and the trace are there
     for (const id of ['heatmap-hpi', 'heatmap-accuracy', 'levels', 'tokens', 'scatter', 'hibench-preset', 'hibench-dimension-hpi', 'hibench-dimension-accuracy']) expect(html).toContain(`id="chart-${id}"`);
+    // level-transition heatmaps: one per pair of runs on the same dataset and threshold (A before B in report order)
+    const transitionIds = [...html.matchAll(/id="chart-transitions-([^"]+)"/g)].map((m) => m[1]);
+    expect(transitionIds.sort()).toEqual([`${ids.modelA}-${ids.modelB}`, `${ids.modelA}-${ids.adaptive}`, `${ids.modelB}-${ids.adaptive}`, `${ids.random}-${ids.oracle}`].sort());
+    expect(html).toContain('<a href="#transitions">Level transitions</a>');
+    {
+      const start = html.indexOf(`id="chart-transitions-${ids.modelA}-${ids.modelB}"`);
+      const fig = html.slice(start, html.indexOf('</figure>', start));
+      const exp = transitionsFromStore(db, ids.modelA!, ids.modelB!);
+      // one rect per cell, labelled with its row, column and count; each count also drawn as text
+      const rectGroup = fig.slice(fig.indexOf('layer_0_marks'), fig.indexOf('layer_1_marks'));
+      const rects = [...rectGroup.matchAll(/aria-label="B solved at: ([^;]+); A solved at: ([^;]+); samples: (\d+)"/g)];
+      expect(rects).toHaveLength(exp.rows.length * exp.columns.length);
+      for (const [, col, row, count] of rects) expect(Number(count)).toBe(exp.counts[exp.rows.indexOf(row!)]![exp.columns.indexOf(col!)]);
+      const texts = [...fig.matchAll(/aria-roledescription="text mark"[^>]*>(\d+)<\/text>/g)].map((m) => Number(m[1]));
+      expect(texts.sort((x, y) => x - y)).toEqual(exp.counts.flat().sort((x, y) => x - y));
+      expect(fig).toContain(`B fixes ${exp.fixed.length} (A unsolved, B solved)`);
+    }
     expect(html).toContain('<details class="sample">');
     expect(html).toContain('<h5>Selector</h5>'); // the adaptive run's selections
     // model text is escaped, never injected
@@ -419,6 +473,51 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     ok(t);
     expect(t.stdout).toContain('A - B [95% CI]');
     expect(t.stdout).toContain('paired samples: 30');
+  });
+
+  it('compare: the level-transition table and the fixed / broken samples equal the levels read from the store', async () => {
+    for (const [a, b] of [[ids.modelA!, ids.modelB!], [ids.adaptive!, ids.modelA!]] as const) {
+      const r = await runCli(['compare', a, b, '--store', store, '--json']);
+      ok(r);
+      const res = JSON.parse(r.stdout) as TransitionsJson & { paired: number; hpiDiff: number };
+      const exp = transitionsFromStore(db, a, b);
+      expect(res.transitions.rows).toEqual(exp.rows);
+      expect(res.transitions.columns).toEqual(exp.columns);
+      expect(res.transitions.counts).toEqual(exp.counts);
+      expect(res.transitions.paired).toBe(res.paired);
+      expect(res.fixed.map((x) => x.sampleId)).toEqual(exp.fixed);
+      expect(res.broken.map((x) => x.sampleId)).toEqual(exp.broken);
+      expect(res.transitions.totals.fixed).toBe(exp.fixed.length);
+      expect(res.transitions.totals.broken).toBe(exp.broken.length);
+      // the runs really differ, so the matrix is not trivially diagonal
+      expect(exp.counts.some((row, i) => row.some((c, j) => i !== j && c > 0))).toBe(true);
+    }
+    const exp = transitionsFromStore(db, ids.modelA!, ids.modelB!);
+    expect(exp.rows).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'unsolved']);
+
+    // text: a row per level of A with B's counts and the row total, a total row, then the lists (at most --list each)
+    const t = await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store, '--list', '1']);
+    ok(t);
+    const lines = t.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Level transitions on the 30 paired samples: rows = A openai:model-a'));
+    expect(at).toBeGreaterThan(0);
+    const cells = (l: string) => l.split('│').slice(1, -1).map((c) => c.trim());
+    expect(cells(lines.find((l, i) => i > at && l.includes('A \\ B'))!)).toEqual(['A \\ B', ...exp.columns, 'total']);
+    for (const [i, label] of exp.rows.entries()) {
+      const row = lines.find((l, k) => k > at && cells(l)[0] === label);
+      expect(cells(row!)).toEqual([label, ...exp.counts[i]!.map(String), String(exp.counts[i]!.reduce((x, y) => x + y, 0))]);
+    }
+    expect(cells(lines.find((l, k) => k > at && cells(l)[0] === 'total')!)).toEqual(['total', ...exp.columns.map((_, j) => String(exp.counts.reduce((x, row) => x + row[j]!, 0))), '30']);
+    expect(t.stdout).toContain(`B fixes ${exp.fixed.length} (A unsolved, B solved), breaks ${exp.broken.length} (A solved, B unsolved)`);
+    expect(exp.fixed.length + exp.broken.length).toBeGreaterThan(0);
+    for (const [title, list] of [['fixed by B', exp.fixed], ['broken by B', exp.broken]] as const) {
+      if (list.length === 0) continue;
+      const k = lines.findIndex((l) => l.startsWith(`${title} (${list.length}`));
+      expect(k).toBeGreaterThan(at);
+      if (list.length > 1) expect(lines[k]).toContain('the first 1; --json lists all');
+      expect(lines[k + 1]).toMatch(new RegExp(`^  ${list[0]}: A (L\\d|unsolved) -> B (L\\d|unsolved)$`));
+      expect(lines[k + 2] ?? '').not.toMatch(/^  /);
+    }
 
     // runs without shared samples, unknown ids
     oneErrorLine(await runCli(['compare', ids.modelA!, ids.random!, '--store', store]), /share no scored sample/);

@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { compareRuns, HptError, RunStore, type CompareResult } from '@hpt-bench/core';
-import { HptCommand, TerminalTable } from '../base.js';
+import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
 
 /**
  * `hpt-bench compare A B`: paired difference A - B of per-sample HPI and of accuracy on the samples both runs scored,
- * with seeded bootstrap 95% percentile intervals.
+ * with seeded bootstrap 95% percentile intervals; then the level-transition table (A's solving level x B's) and the
+ * samples B fixes and breaks.
  */
 export default class Compare extends HptCommand {
-  static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';
-  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored).`;
+  static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals, level transitions, the samples B fixes and breaks.';
+  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored). Then the level-transition table of the paired samples (rows: the level at which A solved each sample, L1..Lm then unsolved; columns: the same for B) and the samples B fixes (A unsolved, B solved) and breaks (A solved, B unsolved), the first --list of each printed (all of them in --json: transitions, fixed, broken).`;
   static override examples = ['<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d', '<%= config.bin %> compare RUN_A RUN_B --store results.db --json'];
 
   static override args = {
@@ -21,6 +22,7 @@ export default class Compare extends HptCommand {
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
     bootstrap: Flags.integer({ description: 'bootstrap resamples B', default: 2000, min: 1, max: 1_000_000 }),
     seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
+    list: Flags.integer({ description: 'fixed and broken samples printed of each (text output; --json lists all)', default: 20, min: 0 }),
   };
 
   async run(): Promise<void> {
@@ -38,15 +40,19 @@ export default class Compare extends HptCommand {
       this.printJson(result);
       return;
     }
-    this.log(renderCompare(result));
+    this.log(renderCompare(result, { list: flags.list }));
   }
 }
 
 const ci = (c: [number, number] | null, d: number, scale = 1) => (c ? ` [${(c[0] * scale).toFixed(d)}, ${(c[1] * scale).toFixed(d)}]` : '');
 const signed = (v: number, d: number) => `${v > 0 ? '+' : ''}${v.toFixed(d)}`;
 
-/** The comparison as an aligned table (rounded for display; `--json` has full precision). */
-export function renderCompare(r: CompareResult): string {
+/**
+ * The comparison as aligned text (rounded for display; `--json` has full precision): the paired table, the
+ * level-transition table (rows: A's solving level, columns: B's, with totals) and the first `list` (default 20) fixed
+ * and broken samples of each kind with their count. Every id goes through `terminalSafe`.
+ */
+export function renderCompare(r: CompareResult, options: { list?: number } = {}): string {
   const t = new TerminalTable({ head: ['', `A ${r.a.runId}`, `B ${r.b.runId}`, 'A - B [95% CI]'] });
   t.push(['dataset / model', `${r.a.dataset} / ${r.a.model}`, `${r.b.dataset} / ${r.b.model}`, '']);
   t.push(['HPI (paired samples; lower is better)', r.a.hpi.toFixed(3), r.b.hpi.toFixed(3), `${signed(r.hpiDiff, 3)}${ci(r.hpiDiffCi95, 3)}`]);
@@ -54,5 +60,28 @@ export function renderCompare(r: CompareResult): string {
   t.push(['samples (paired / in run)', `${r.paired} / ${r.a.samples}`, `${r.paired} / ${r.b.samples}`, '']);
   const extra = [`paired samples: ${r.paired}; only in A: ${r.onlyA}; only in B: ${r.onlyB}${r.unscored ? `; matched but unscored in a run: ${r.unscored}` : ''}`];
   extra.push(`bootstrap 95% percentile intervals over paired samples, B = ${r.bootstrap.resamples}, seed ${r.bootstrap.seed}`);
-  return `${t.toString()}\n${extra.join('\n')}`;
+  return [`${t.toString()}\n${extra.join('\n')}`, renderTransitions(r, options.list ?? 20)].join('\n\n');
+}
+
+const levelText = (l: number | null) => (l === null ? 'unsolved' : `L${l}`);
+
+/** The transition table and the fixed / broken lists (see `renderCompare`). */
+function renderTransitions(r: CompareResult, list: number): string {
+  const tr = r.transitions;
+  const out: string[] = [terminalSafe(`Level transitions on the ${tr.paired} paired samples: rows = A ${r.a.model} (${r.a.runId}) solved at, columns = B ${r.b.model} (${r.b.runId}) solved at`, true)];
+  const t = new TerminalTable({ head: ['A \\ B', ...tr.columns, 'total'] });
+  const colTotals = tr.columns.map((_, j) => tr.counts.reduce((s, row) => s + row[j]!, 0));
+  tr.rows.forEach((label, i) => t.push([label, ...tr.counts[i]!, tr.counts[i]!.reduce((s, c) => s + c, 0)]));
+  t.push(['total', ...colTotals, tr.paired]);
+  out.push(t.toString());
+  const k = tr.totals;
+  out.push(`B fixes ${k.fixed} (A unsolved, B solved), breaks ${k.broken} (A solved, B unsolved); both solved: B at a lower level ${k.improved}, the same level ${k.sameLevel}, a higher level ${k.worse}; both unsolved ${k.bothUnsolved}`);
+  const lines = (title: string, items: CompareResult['fixed']) => {
+    if (items.length === 0 || list === 0) return;
+    out.push(`${title} (${items.length}${items.length > list ? `, the first ${list}; --json lists all` : ''}):`);
+    for (const s of items.slice(0, list)) out.push(terminalSafe(`  ${s.sampleId}${s.replicate !== undefined ? ` #${s.replicate}` : ''}: A ${levelText(s.levelA)} -> B ${levelText(s.levelB)}`, true));
+  };
+  lines('fixed by B', r.fixed);
+  lines('broken by B', r.broken);
+  return out.join('\n');
 }

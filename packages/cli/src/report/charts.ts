@@ -6,7 +6,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { datasetLabel, formatThreshold, modelLabel, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun } from '@hpt-bench/core';
+import { datasetLabel, formatThreshold, levelTransitions, modelLabel, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun, type TransitionSample } from '@hpt-bench/core';
 
 export { uniqueRunLabels };
 
@@ -70,7 +70,7 @@ function gridCells(runs: readonly ReportRun[], views: ReportViews): { rows: stri
   return { rows, cols, cells: [...cells.values()] };
 }
 
-function heatmap(title: string, legend: string, scheme: string, reverse: boolean, values: { row: string; col: string; value: number; text: string }[], rows: string[], cols: string[], domain?: [number, number]): TopLevelSpec {
+function heatmap(title: string, legend: string, scheme: string, reverse: boolean, values: { row: string; col: string; value: number; text: string }[], rows: string[], cols: string[], domain?: [number, number], axisTitles?: { x: string; y: string }): TopLevelSpec {
   const lo = domain?.[0] ?? Math.min(...values.map((v) => v.value));
   const hi = domain?.[1] ?? Math.max(...values.map((v) => v.value));
   const dark = (v: number) => {
@@ -83,8 +83,8 @@ function heatmap(title: string, legend: string, scheme: string, reverse: boolean
     width: { step: Math.max(64, Math.min(120, 8 * Math.max(...cols.map((c) => c.length)))) },
     height: { step: 30 },
     encoding: {
-      x: { field: 'col', type: 'nominal', sort: cols, title: null, axis: { labelAngle: 0, orient: 'top', labelLimit: 120 } },
-      y: { field: 'row', type: 'nominal', sort: rows, title: null },
+      x: { field: 'col', type: 'nominal', sort: cols, title: axisTitles?.x ?? null, axis: { labelAngle: 0, orient: 'top', labelLimit: 120, titleLimit: 600 } },
+      y: { field: 'row', type: 'nominal', sort: rows, title: axisTitles?.y ?? null, axis: { titleLimit: 400 } },
     },
     layer: [
       { mark: { type: 'rect' }, encoding: { color: { field: 'value', type: 'quantitative', title: legend, scale: { scheme, reverse, ...(domain ? { domain } : {}) } } } },
@@ -240,6 +240,57 @@ async function drawChart(c: ReportChart): Promise<Chart> {
   if (!c.bars) return { id: c.id, title: c.title, caption: c.caption, note: c.note ?? 'Nothing to show.' };
   const b = c.bars;
   return { id: c.id, title: c.title, caption: c.caption, svg: await renderSvg(groupedBars(b.heading, b.axis, b.values, b.groups, b.series, b.domain)) };
+}
+
+/** Pairs of runs the HTML report draws level transitions for, at most (`transitionCharts`). */
+export const MAX_TRANSITION_PAIRS = 6;
+
+/** Fixed / broken sample ids named in a transition chart's caption, at most. */
+const CAPTION_IDS = 20;
+
+/**
+ * Level-transition heatmaps (as `compare A B` counts them) for pairs of runs on the same dataset (and threshold): in
+ * each group of such runs every pair A, B with A before B in report order (oldest first unless runs are named), the
+ * first `maxPairs` pairs that share a scored sample. Cells: paired samples A solved at the row's level and B at the
+ * column's (`unsolved` last), coloured and labelled by their count; the caption gives the fixed/broken totals and ids.
+ * @returns the charts, and how many further pairs with shared samples were left out (`omitted`).
+ */
+export async function transitionCharts(data: ReportData, labels: Map<string, string>, maxPairs = MAX_TRANSITION_PAIRS): Promise<{ charts: Chart[]; omitted: number }> {
+  const groups = new Map<string, ReportRun[]>();
+  for (const r of data.runs) {
+    const k = `${r.dataset}\u0000${r.threshold ?? ''}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const charts: Chart[] = [];
+  let omitted = 0;
+  for (const runs of groups.values()) {
+    for (let i = 0; i < runs.length; i++) {
+      for (let j = i + 1; j < runs.length; j++) {
+        const a = runs[i]!;
+        const b = runs[j]!;
+        const t = levelTransitions({ units: data.units.get(a.runId) ?? [], levels: a.ladder.length }, { units: data.units.get(b.runId) ?? [], levels: b.ladder.length });
+        if (t.transitions.paired === 0) continue;
+        if (charts.length >= maxPairs) {
+          omitted++;
+          continue;
+        }
+        const tr = t.transitions;
+        const max = Math.max(1, ...tr.counts.flat());
+        const values = tr.rows.flatMap((row, ri) => tr.columns.map((col, ci) => ({ row, col, value: tr.counts[ri]![ci]!, text: String(tr.counts[ri]![ci]!) })));
+        const la = labels.get(a.runId) ?? a.runId;
+        const lb = labels.get(b.runId) ?? b.runId;
+        const ids = (xs: TransitionSample[]) => (xs.length ? `${xs.slice(0, CAPTION_IDS).map((x) => `${x.sampleId}${x.replicate !== undefined ? ` #${x.replicate}` : ''}`).join(', ')}${xs.length > CAPTION_IDS ? ` and ${xs.length - CAPTION_IDS} more` : ''}` : 'none');
+        const k = tr.totals;
+        charts.push({
+          id: `transitions-${a.runId}-${b.runId}`,
+          title: `Level transitions: ${la} → ${lb}`,
+          caption: `${tr.paired} paired samples of ${a.runId} (A, rows) and ${b.runId} (B, columns). B fixes ${k.fixed} (A unsolved, B solved): ${ids(t.fixed)}. B breaks ${k.broken} (A solved, B unsolved): ${ids(t.broken)}. Both solved: B at a lower level ${k.improved}, the same level ${k.sameLevel}, a higher level ${k.worse}; both unsolved ${k.bothUnsolved}.`,
+          svg: await renderSvg(heatmap('Level transitions', 'samples', 'blues', false, values, tr.rows, tr.columns, [0, max], { x: 'B solved at', y: 'A solved at' })),
+        });
+      }
+    }
+  }
+  return { charts, omitted };
 }
 
 /** Every chart of the HTML report, in page order. */

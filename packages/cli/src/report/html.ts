@@ -5,7 +5,7 @@
  */
 import type { Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
 import { formatCell, reportTables, ReportViews } from '@hpt-bench/core';
-import { reportCharts, uniqueRunLabels, type Chart } from './charts.js';
+import { MAX_TRANSITION_PAIRS, reportCharts, transitionCharts, uniqueRunLabels, type Chart } from './charts.js';
 
 /** Options of `renderHtmlReport`. */
 export interface HtmlOptions {
@@ -116,6 +116,20 @@ function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string
   return out.join('\n');
 }
 
+/**
+ * The level-transition section: one heatmap per pair of runs on the same dataset (`transitionCharts`), or nothing when
+ * no two runs of the report share samples.
+ */
+function transitionsHtml(t: { charts: Chart[]; omitted: number }): string {
+  if (t.charts.length === 0) return '';
+  const more = t.omitted ? ` ${t.omitted} further pair(s) are not drawn (at most ${MAX_TRANSITION_PAIRS}); name the runs to see theirs (<code>hpt-bench report A B --out report.html</code>).` : '';
+  return `<h2 id="transitions">Level transitions</h2>
+<p class="note">For pairs of runs on the same dataset (A before B in report order): how many paired samples A solved at each level (rows) and B at each level (columns), as <code>hpt-bench compare A B</code> counts them; cells off the diagonal are samples whose level changed.${more}</p>
+<div class="charts">
+${t.charts.map(chartHtml).join('\n')}
+</div>`;
+}
+
 const STYLE = `
 :root{--fg:#1d2330;--muted:#5b6475;--line:#d9dee7;--bg:#ffffff;--soft:#f4f6fa;--good:#1a7f37;--bad:#b42318}
 *{box-sizing:border-box}
@@ -183,7 +197,8 @@ const SCRIPT = `
 `;
 
 /**
- * The whole HTML report as one string: header, runs and usage tables, the paper tables, the charts (inline SVG) and the
+ * The whole HTML report as one string: header, runs and usage tables, the paper tables, the charts (inline SVG), the
+ * level-transition heatmaps of pairs of runs on the same dataset (`transitionCharts`, when there are any) and the
  * per-sample ladder trace (`<details>` per sample, collapsed, filterable; the first `traceLimit` samples per run).
  * Reads the trace from `store` (`RunStore.iterSamples`).
  */
@@ -193,6 +208,7 @@ export async function renderHtmlReport(data: ReportData, store: RunStore, option
   const labels = uniqueRunLabels(data.runs, views);
   const tables = reportTables(data, views);
   const charts = await reportCharts(data, views);
+  const transitions = await transitionCharts(data, labels);
   const b = data.bootstrap;
   const when = (options.generatedAt ?? new Date()).toISOString();
   const overview = tables.filter((t) => t.id === 'runs' || t.id === 'usage');
@@ -209,7 +225,7 @@ export async function renderHtmlReport(data: ReportData, store: RunStore, option
 </head>
 <body>
 <header><h1>hpt-bench report</h1><p>${data.runs.length} run(s) from ${esc(data.store)} · generated ${esc(when)} · intervals: bootstrap 95% percentile, B = ${b.resamples}, seed ${b.seed}</p></header>
-<nav><a href="#runs">Runs</a><a href="#tables">Tables</a><a href="#charts">Charts</a><a href="#trace">Ladder trace</a></nav>
+<nav><a href="#runs">Runs</a><a href="#tables">Tables</a><a href="#charts">Charts</a>${transitions.charts.length ? '<a href="#transitions">Level transitions</a>' : ''}<a href="#trace">Ladder trace</a></nav>
 <main>
 <h2 id="runs">Runs</h2>
 ${overview.map(tableHtml).join('\n')}
@@ -219,6 +235,7 @@ ${paper.length ? paper.map(tableHtml).join('\n') : '<p class="note">No paper-sty
 <div class="charts">
 ${charts.map(chartHtml).join('\n')}
 </div>
+${transitionsHtml(transitions)}
 <h2 id="trace">Per-sample ladder trace</h2>
 <p class="note">Every attempt of each sample: the level, its prompt messages, the model's response and the verdict. Adaptive runs also list the selector's choices. Click a sample to open it.</p>
 <div id="trace-tools"><input id="trace-filter" type="search" placeholder="Filter samples by any text (id, answer, prompt…)" aria-label="filter samples"> <span id="trace-count" class="note"></span></div>

@@ -1,11 +1,13 @@
 /**
  * Paired comparison of two runs (`hpt-bench compare`): per-sample differences of HPI and of accuracy
- * on the samples both runs scored, with seeded bootstrap percentile intervals.
+ * on the samples both runs scored, with seeded bootstrap percentile intervals, plus the level transitions between them.
  */
 import { HptError } from '@hpt-bench/sdk';
 import type { RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';
+import { pairUnits } from './pairing.js';
+import { levelTransitions, type LevelTransitions, type TransitionSample } from './transitions.js';
 
 /** One side of a comparison, restricted to the shared samples: its HPI and accuracy there (means of per-sample values). */
 export interface CompareSide {
@@ -29,7 +31,11 @@ export interface CompareSide {
  *   them (adaptive `--compat reference`, hpt.md §2.3 (b));
  * - `hpiDiff` = mean of (HPI_A(i) - HPI_B(i)) over the paired samples (negative: A needed lower levels, i.e. better);
  *   `accuracyDiff` = mean of (solved_A(i) - solved_B(i)), a fraction; each with a bootstrap percentile interval over
- *   the paired samples (B `resamples`, `seed`).
+ *   the paired samples (B `resamples`, `seed`);
+ * - `transitions`: the level-transition matrix on the same paired samples (rows: the level at which A solved each
+ *   sample, `L1`..`L{mA}` then `unsolved`; columns: B's; `counts[row][column]`) with its totals (`LevelTransitions`);
+ * - `fixed` / `broken`: every paired sample B solves and A does not / A solves and B does not, in A's order, each with
+ *   its id (replicate) and both levels (`TransitionSample`).
  */
 export interface CompareResult {
   a: CompareSide;
@@ -43,54 +49,38 @@ export interface CompareResult {
   accuracyDiff: number;
   accuracyDiffCi95: Interval | null;
   bootstrap: { resamples: number; seed: number; level: number };
+  transitions: LevelTransitions;
+  fixed: TransitionSample[];
+  broken: TransitionSample[];
 }
 
-/** The key a sample is matched by: its id and its replicate index (else its occurrence number among equal ids). */
-export function pairingKeys(units: readonly SampleUnit[]): string[] {
-  const seen = new Map<string, number>();
-  return units.map((u) => {
-    const k = seen.get(u.sampleId) ?? 0;
-    seen.set(u.sampleId, k + 1);
-    return `${u.sampleId}\u0000${u.replicate ?? k}`;
-  });
+/** One run of a comparison: its description, its sample units and (optional) its ladder length for the transitions. */
+export interface CompareInput {
+  runId: string;
+  dataset: string;
+  model: string;
+  mode: string;
+  units: readonly SampleUnit[];
+  /** ladder length m (the summary's `ladder`); default: the highest solving level among its units */
+  levels?: number;
 }
 
 /**
- * Paired differences of two runs' sample units (pure): see `CompareResult` for the definitions. `meta` supplies the
- * run descriptions of each side.
+ * Paired differences and level transitions of two runs' sample units (pure): see `CompareResult` for the definitions;
+ * `a` and `b` describe each run (id, dataset, model, mode, units, ladder length).
  * @throws HptError `E_DATA` when the runs share no sample with a recorded score in both.
  */
-export function pairedCompare(
-  a: { runId: string; dataset: string; model: string; mode: string; units: readonly SampleUnit[] },
-  b: { runId: string; dataset: string; model: string; mode: string; units: readonly SampleUnit[] },
-  options: { resamples?: number; seed?: number } = {},
-): CompareResult {
+export function pairedCompare(a: CompareInput, b: CompareInput, options: { resamples?: number; seed?: number } = {}): CompareResult {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? 0;
-  const keysB = pairingKeys(b.units);
-  const byKeyB = new Map<string, SampleUnit>();
-  b.units.forEach((u, i) => byKeyB.set(keysB[i]!, u));
-  const matchedB = new Set<string>();
+  const { pairs, onlyA, onlyB, unscored } = pairUnits(a.units, b.units);
   const dh: number[] = [];
   const ds: number[] = [];
   let sumHa = 0;
   let sumHb = 0;
   let sumSa = 0;
   let sumSb = 0;
-  let onlyA = 0;
-  let unscored = 0;
-  for (const [i, key] of pairingKeys(a.units).entries()) {
-    const ua = a.units[i]!;
-    const ub = byKeyB.get(key);
-    if (!ub) {
-      onlyA++;
-      continue;
-    }
-    matchedB.add(key);
-    if (ua.scores <= 0 || ub.scores <= 0) {
-      unscored++;
-      continue;
-    }
+  for (const [ua, ub] of pairs) {
     const ha = ua.hpi / ua.scores;
     const hb = ub.hpi / ub.scores;
     const sa = ua.solved / ua.scores;
@@ -116,24 +106,29 @@ export function pairedCompare(
     b: side(b, sumHb, sumSb),
     paired,
     onlyA,
-    onlyB: b.units.length - matchedB.size,
+    onlyB,
     unscored,
     hpiDiff: h!.estimate,
     hpiDiffCi95: h!.ci,
     accuracyDiff: s!.estimate,
     accuracyDiffCi95: s!.ci,
     bootstrap: { resamples, seed, level: 0.95 },
+    ...levelTransitions(a, b),
   };
 }
 
 /**
- * Compare two completed runs of a store (`hpt-bench compare A B`).
+ * Compare two completed runs of a store (`hpt-bench compare A B`); each run's ladder length (for the transition
+ * matrix) is its summary's `ladder`.
  * @throws HptError `E_UNKNOWN_ID` / `E_CONFIG` as `selectRuns` (unknown or not completed runs), `E_DATA` when they
  *   share no scored sample.
  */
 export function compareRuns(store: RunStore, storePath: string, runA: string, runB: string, options: { resamples?: number; seed?: number } = {}): CompareResult {
   if (runA === runB) throw new HptError('E_CONFIG', `compare needs two different runs, got ${runA} twice`);
   const [ra, rb] = selectRuns(store, storePath, { runIds: [runA, runB] });
-  const side = (r: NonNullable<typeof ra>) => ({ runId: r.id, dataset: r.dataset, model: r.model, mode: r.mode, units: sampleUnits(store, r.id) });
+  const side = (r: NonNullable<typeof ra>): CompareInput => {
+    const ladder = r.summary?.ladder;
+    return { runId: r.id, dataset: r.dataset, model: r.model, mode: r.mode, units: sampleUnits(store, r.id), ...(Array.isArray(ladder) ? { levels: ladder.length } : {}) };
+  };
   return pairedCompare(side(ra!), side(rb!), options);
 }
