@@ -408,6 +408,14 @@ describe('hpt-bench report and compare over a store of real runs', () => {
       expect(heat.colours).toBeGreaterThan(50);
       expect(heat.nonWhite).toBeGreaterThan(0.05);
 
+      // the runs table fits a 1,400 px window (ids wrap instead of pushing the Cost column out of view)
+      await page.setViewportSize({ width: 1400, height: 900 });
+      const runsTable = await page.$eval('#table-runs table', (t) => t.getBoundingClientRect().right);
+      expect(runsTable).toBeLessThanOrEqual(1400);
+      // every trace row names its question by its first words (these samples' ids are indices or opaque)
+      const rowsWithQuestion = await page.locator('details.sample > summary .q').count();
+      expect(rowsWithQuestion).toBeGreaterThan(0);
+
       // the trace is collapsed and filterable
       const total = await page.locator('details.sample').count();
       expect(total).toBe(30 + 30 + 40 + 40 + 30 + 10 + 10);

@@ -137,7 +137,7 @@ export async function levelChart(runs: readonly ReportRun[], labels: Map<string,
   return { id: 'levels', title: 'Distribution of solving levels', caption: 'Share of samples first solved at each level, and unsolved, per run.', svg: await renderSvg(spec) };
 }
 
-/** Tokens per level (stacked per run) and, when any run has prices, USD cost per level. */
+/** Tokens and calls per level (stacked per run) and, only when some run has prices, USD cost per level. */
 export async function usageCharts(runs: readonly ReportRun[], labels: Map<string, string>): Promise<Chart[]> {
   const levelsOf = (r: ReportRun) => Object.keys(r.levels).sort((a, b) => Number(a) - Number(b));
   const allLevels = [...new Set(runs.flatMap(levelsOf))].sort((a, b) => Number(a) - Number(b)).map((l) => `L${l}`);
@@ -166,12 +166,9 @@ export async function usageCharts(runs: readonly ReportRun[], labels: Map<string
     { id: 'tokens', title: 'Tokens per level', caption: 'Prompt + completion tokens of every recorded call, by ladder level (and the adaptive selector).', svg: rows.length ? await renderSvg(bar('Tokens per level', 'tokens', 'tokens (prompt + completion)', rows)) : undefined, ...(rows.length ? {} : { note: 'No calls recorded.' }) },
     { id: 'calls', title: 'Calls per level', caption: 'Model calls by ladder level (levels 4 and 5 make 4 calls each).', svg: rows.length ? await renderSvg(bar('Calls per level', 'calls', 'calls', rows)) : undefined, ...(rows.length ? {} : { note: 'No calls recorded.' }) },
   ];
+  // the cost card only when some run was made with --prices (an empty card is noise)
   const costed = rows.filter((r) => r.cost !== null);
-  charts.push(
-    costed.length
-      ? { id: 'cost', title: 'Cost per level', caption: 'USD of uncached calls by level, for runs made with --prices.', svg: await renderSvg(bar('Cost per level (USD)', 'cost', 'USD', costed)) }
-      : { id: 'cost', title: 'Cost per level', caption: 'USD of uncached calls by level.', note: 'No run in this report was made with --prices, so there is no cost to show.' },
-  );
+  if (costed.length) charts.push({ id: 'cost', title: 'Cost per level', caption: 'USD of uncached calls by level, for runs made with --prices.', svg: await renderSvg(bar('Cost per level (USD)', 'cost', 'USD', costed)) });
   return charts;
 }
 

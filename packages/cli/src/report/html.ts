@@ -62,7 +62,39 @@ function chartHtml(c: Chart): string {
   return `<figure class="chart" id="chart-${esc(c.id)}"><h3>${esc(c.title)}</h3>${body}${c.caption ? `<figcaption>${esc(c.caption)}</figcaption>` : ''}</figure>`;
 }
 
-function sampleHtml(s: SampleResult, ladder: string[], max: number): string {
+/** The user message of a sample's first call (its first level's prompt), or ''. */
+function firstPrompt(s: SampleResult): string {
+  const call = s.attempts[0]?.calls.at(-1);
+  const user = call?.messages.filter((m) => m.role === 'user').at(-1)?.content;
+  return typeof user === 'string' ? user : '';
+}
+
+/** The longest common prefix of `texts` (cut back to a word boundary), '' for fewer than two texts. */
+export function commonPrefix(texts: readonly string[]): string {
+  if (texts.length < 2) return '';
+  let end = texts[0]!.length;
+  for (const t of texts) {
+    let i = 0;
+    while (i < end && i < t.length && t.charCodeAt(i) === texts[0]!.charCodeAt(i)) i++;
+    end = i;
+  }
+  const prefix = texts[0]!.slice(0, end);
+  if (end === texts[0]!.length && texts.every((t) => t.length === end)) return ''; // all the same text: nothing to strip
+  const cut = prefix.search(/\s\S*$/);
+  return cut === -1 ? '' : prefix.slice(0, cut + 1);
+}
+
+/**
+ * The first words of a sample's question for its trace row: the first prompt without the text every sample of the run
+ * starts with (the level's template), about 12 words on one line.
+ */
+export function questionStart(prompt: string, prefix: string): string {
+  const rest = (prompt.startsWith(prefix) ? prompt.slice(prefix.length) : prompt).replace(/\s+/g, ' ').trim();
+  const words = rest.split(' ');
+  return words.length > 12 ? `${words.slice(0, 12).join(' ')} …` : rest;
+}
+
+function sampleHtml(s: SampleResult, ladder: string[], max: number, question = ''): string {
   const outcome = s.level !== null && s.solved ? `solved at L${s.level}${ladder[s.level - 1] ? ` (${ladder[s.level - 1]})` : ''}` : 'unsolved';
   const meta = s.meta ?? {};
   const tags = ['scenario', 'task', 'preset', 'representation', 'icl', 'semantics', 'replicate']
@@ -88,7 +120,8 @@ function sampleHtml(s: SampleResult, ladder: string[], max: number): string {
       `<div class="attempt ${a.solved ? 'ok' : 'fail'}"><h5>L${a.level} · ${esc(a.strategy)}${a.iteration !== undefined ? ` · iteration ${a.iteration}` : ''} · ${a.solved ? '✓ solved' : '✗ not solved'} · score ${esc(String(a.score))} · extracted <code>${esc(clip(jsonText(a.extracted), 400))}</code></h5>${calls}</div>`,
     );
   }
-  return `<details class="sample"><summary><span class="sid">${esc(s.sampleId)}</span> <span class="${s.solved ? 'good' : 'bad'}">${esc(outcome)}</span> · HPI ${esc(String(Math.round(s.hpi * 1000) / 1000))} · ${s.attempts.length} attempt(s) ${tags}</summary>${parts.join('')}</details>`;
+  const q = question ? ` <span class="q">${esc(question)}</span>` : '';
+  return `<details class="sample"><summary><span class="sid">${esc(s.sampleId)}</span>${q} <span class="${s.solved ? 'good' : 'bad'}">${esc(outcome)}</span> · HPI ${esc(String(Math.round(s.hpi * 1000) / 1000))} · ${s.attempts.length} attempt(s) ${tags}</summary>${parts.join('')}</details>`;
 }
 
 function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string>, options: Required<Pick<HtmlOptions, 'traceLimit' | 'maxTextChars' | 'traceBudget'>>): string {
@@ -99,13 +132,20 @@ function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string
     const total = data.units.get(r.runId)?.length ?? 0;
     const samples: string[] = [];
     let budgetHit = false;
+    const picked: SampleResult[] = [];
     for (const s of store.iterSamples(r.runId)) {
-      if (samples.length >= options.traceLimit) break;
+      if (picked.length >= options.traceLimit) break;
+      picked.push(s);
+    }
+    // each row names its question by its first words (data without ids shows indices only), after the template text
+    // every sample of the run starts with
+    const prefix = commonPrefix(picked.slice(0, 50).map(firstPrompt));
+    for (const s of picked) {
       if (used > options.traceBudget) {
         budgetHit = true;
         break;
       }
-      const h = sampleHtml(s, r.ladder, options.maxTextChars);
+      const h = sampleHtml(s, r.ladder, options.maxTextChars, questionStart(firstPrompt(s), prefix));
       used += h.length;
       samples.push(h);
     }
@@ -158,6 +198,8 @@ details.sample>summary{cursor:pointer;padding:4px 8px;background:var(--soft)}
 details.sample[open]>summary{border-bottom:1px solid var(--line)}
 details.sample>*:not(summary){margin-left:10px;margin-right:10px}
 .sid{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.q{color:var(--muted)}
+#table-runs td:not(.num),#table-usage td:not(.num){overflow-wrap:anywhere;min-width:6ch}
 .rid{color:var(--muted);font-weight:normal;font-size:12px}
 .good{color:var(--good);font-weight:600}.bad{color:var(--bad);font-weight:600}
 .tag{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;background:#e6ecf7;font-size:11px}
