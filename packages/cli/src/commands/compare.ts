@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
-import { compareRuns, HptError, RunStore, type CompareResult } from '@hpt-bench/core';
+import { compareRuns, HptError, RunStore, type CompareResult, type Json } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../base.js';
 
 /**
@@ -9,7 +9,7 @@ import { HptCommand, TerminalTable } from '../base.js';
  */
 export default class Compare extends HptCommand {
   static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals.';
-  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored).`;
+  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored). It warns (on stderr, "warning: runs differ in <field>") for each field in which the runs' fingerprints differ apart from the model (data, seed, ladder, prompts, plugin versions, generation settings, ...); --json includes them as "differences".`;
   static override examples = ['<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d', '<%= config.bin %> compare RUN_A RUN_B --store results.db --json'];
 
   static override args = {
@@ -34,12 +34,21 @@ export default class Compare extends HptCommand {
       store.close();
     }
     if (result.a.dataset !== result.b.dataset) this.logger.warn(`the runs are on different datasets (${result.a.dataset}, ${result.b.dataset}); samples were matched by id`);
+    // a comparison of models is only one when nothing but the model differs (the runs' fingerprints)
+    for (const d of result.differences ?? []) this.logger.warn(`runs differ in ${d.field} (A: ${showValue(d.a)}, B: ${showValue(d.b)}), not only in the model`);
+    if (result.differences === null) this.logger.warn('a run has no fingerprint (made before fingerprints were recorded): cannot tell whether the runs differ in more than the model');
     if (flags.json) {
       this.printJson(result);
       return;
     }
     this.log(renderCompare(result));
   }
+}
+
+/** A fingerprint value for a warning line: strings as they are, others as JSON, cut to 80 characters. */
+function showValue(v: Json): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
 const ci = (c: [number, number] | null, d: number, scale = 1) => (c ? ` [${(c[0] * scale).toFixed(d)}, ${(c[1] * scale).toFixed(d)}]` : '');

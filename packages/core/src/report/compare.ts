@@ -3,6 +3,7 @@
  * on the samples both runs scored, with seeded bootstrap percentile intervals.
  */
 import { HptError } from '@hpt-bench/sdk';
+import { type FingerprintDifference, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';
@@ -29,7 +30,9 @@ export interface CompareSide {
  *   them (adaptive `--compat reference`, hpt.md §2.3 (b));
  * - `hpiDiff` = mean of (HPI_A(i) - HPI_B(i)) over the paired samples (negative: A needed lower levels, i.e. better);
  *   `accuracyDiff` = mean of (solved_A(i) - solved_B(i)), a fraction; each with a bootstrap percentile interval over
- *   the paired samples (B `resamples`, `seed`).
+ *   the paired samples (B `resamples`, `seed`);
+ * - `differences` (set by `compareRuns`): the fields in which the runs' fingerprints differ apart from the model
+ *   (`fingerprintDifferences`; `[]`: only the model differs), or null when a run has no fingerprint (an older run).
  */
 export interface CompareResult {
   a: CompareSide;
@@ -43,6 +46,7 @@ export interface CompareResult {
   accuracyDiff: number;
   accuracyDiffCi95: Interval | null;
   bootstrap: { resamples: number; seed: number; level: number };
+  differences?: FingerprintDifference[] | null;
 }
 
 /** The key a sample is matched by: its id and its replicate index (else its occurrence number among equal ids). */
@@ -127,7 +131,7 @@ export function pairedCompare(
 }
 
 /**
- * Compare two completed runs of a store (`hpt-bench compare A B`).
+ * Compare two completed runs of a store (`hpt-bench compare A B`), with the differences of their fingerprints.
  * @throws HptError `E_UNKNOWN_ID` / `E_CONFIG` as `selectRuns` (unknown or not completed runs), `E_DATA` when they
  *   share no scored sample.
  */
@@ -135,5 +139,7 @@ export function compareRuns(store: RunStore, storePath: string, runA: string, ru
   if (runA === runB) throw new HptError('E_CONFIG', `compare needs two different runs, got ${runA} twice`);
   const [ra, rb] = selectRuns(store, storePath, { runIds: [runA, runB] });
   const side = (r: NonNullable<typeof ra>) => ({ runId: r.id, dataset: r.dataset, model: r.model, mode: r.mode, units: sampleUnits(store, r.id) });
-  return pairedCompare(side(ra!), side(rb!), options);
+  const fa = parseFingerprint(ra!.fingerprint);
+  const fb = parseFingerprint(rb!.fingerprint);
+  return { ...pairedCompare(side(ra!), side(rb!), options), differences: fa && fb ? fingerprintDifferences(fa, fb) : null };
 }
