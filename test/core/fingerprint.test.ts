@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFingerprint, createRunContainer, dataFingerprint, discoverPlugins, fingerprintDifferences, fingerprintNotes, prepareRun, RunStore, type RunConfig, type RunFingerprint } from '@hpt-bench/core';
+import { buildFingerprint, configHash, createRunContainer, currentOwner, openRun, dataFingerprint, discoverPlugins, fingerprintDifferences, fingerprintNotes, prepareRun, RunStore, type RunConfig, type RunFingerprint } from '@hpt-bench/core';
 import { BASE_CONFIG } from '../helpers/run-config.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -143,6 +143,23 @@ describe('the store keeps the fingerprint', () => {
       store.createRun({ id: 'b', dataset: 'boolq', model: 'openai:m', mode: 'manual', config: {} });
       expect(store.getRun('a')!.fingerprint).toEqual(f);
       expect(store.getRun('b')!.fingerprint).toBeNull();
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a continued run keeps the fingerprint it was created with', async () => {
+    const f = await fingerprintOf(BASE_CONFIG, '1.0.0');
+    const later = await fingerprintOf(BASE_CONFIG, '2.0.0');
+    const store = new RunStore(join(mkdtempSync(join(tmpdir(), 'hpt-fp-')), 's.db'));
+    try {
+      const create = (fp: RunFingerprint) => ({ dataset: 'boolq', model: 'openai:m', mode: 'manual', config: {}, fingerprint: fp as never });
+      expect(openRun(store, BASE_CONFIG, {}, 'first', currentOwner(), create(f)).resumed).toBe(false);
+      store.failRun('first', 'interrupted');
+      const again = openRun(store, BASE_CONFIG, {}, 'second', currentOwner(), create(later));
+      expect(again).toMatchObject({ runId: 'first', resumed: true });
+      expect(store.getRun('first')!.fingerprint).toEqual(f);
+      expect(store.getRun('first')!.configHash).toBe(configHash(BASE_CONFIG));
     } finally {
       store.close();
     }
