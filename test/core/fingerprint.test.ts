@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFingerprint, configHash, createRunContainer, currentOwner, openRun, dataFingerprint, discoverPlugins, fingerprintDifferences, fingerprintNotes, prepareRun, RunStore, type RunConfig, type RunFingerprint } from '@hpt-bench/core';
+import { buildFingerprint, configHash, createRunContainer, currentOwner, executeRun, openRun, RunSession, dataFingerprint, discoverPlugins, fingerprintDifferences, fingerprintNotes, prepareRun, RunStore, type RunConfig, type RunFingerprint } from '@hpt-bench/core';
 import { BASE_CONFIG } from '../helpers/run-config.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -163,5 +163,30 @@ describe('the store keeps the fingerprint', () => {
     } finally {
       store.close();
     }
+  });
+
+  it('executeRun records the session version; a continued run keeps it and warns that the version changed', async () => {
+    const container = createRunContainer(registry);
+    const config: RunConfig = { ...BASE_CONFIG, model: 'baseline:oracle', modelOptions: {}, split: 'mini', limit: 2 };
+    const path = join(mkdtempSync(join(tmpdir(), 'hpt-fp-')), 's.db');
+    const prepared = await prepareRun(config, registry, container);
+    const execute = async (version: string, warned: string[]) => {
+      const session = RunSession.forRun(path, config, container, undefined, version);
+      try {
+        const summary = await executeRun(prepared, session, { logger: { info: () => {}, warn: (m) => warned.push(m), debug: () => {} } }, undefined, { retryErrors: true });
+        return { runId: summary.runId, fingerprint: session.store.getRun(summary.runId)!.fingerprint };
+      } finally {
+        session.close();
+      }
+    };
+    const first: string[] = [];
+    const a = await execute('1.0.0', first);
+    expect(first).toEqual([]);
+    expect(a.fingerprint).toMatchObject({ hptBench: '1.0.0', model: 'baseline:oracle', limit: 2, data: { source: expect.stringMatching(/^@hpt-bench\/hpt-datasets:.*mini/), contentHash: null } });
+    const second: string[] = [];
+    const b = await execute('2.0.0', second);
+    expect(b.runId).toBe(a.runId);
+    expect(b.fingerprint).toEqual(a.fingerprint);
+    expect(second).toEqual([`run ${a.runId} was started with other versions (hptBench: 1.0.0 then, 2.0.0 now); it keeps its original fingerprint`]);
   });
 });

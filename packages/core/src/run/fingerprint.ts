@@ -26,9 +26,10 @@ export interface FingerprintPlugin {
  * - `hptBench`: the version of hpt-bench that created the run (`unknown` when the host did not say);
  * - `plugins`: the plugins whose contributions the run used (dataset, scorer, ladder, strategies, models, selector,
  *   prompt-pack additions), sorted by name;
- * - `data`: `source` is the `--data` path, else `hub:<dataset>[/<config>]@<split>` for a hub dataset, else
- *   `generated` (a generator plugin, seeded) or `builtin` (the dataset's own file); `contentHash` is `sha256:<hex>` of
- *   the `--data` content (`dataFingerprint`), null without `--data`;
+ * - `data`: `source` is the `--data` path, else `<plugin>:<file>` for a file the dataset's plugin ships (a split or
+ *   its own file; the plugin's version stands for its content), `hub:<dataset>[/<config>]@<split>` for a hub dataset,
+ *   or `generated` (a dataset module that makes its samples, seeded); `contentHash` is `sha256:<hex>` of the `--data`
+ *   content (`dataFingerprint`), null without `--data`;
  * - `prompts`: per ladder level's strategy id, `sha256:<hex>` over the exact prompt-pack entry used (with the pack's
  *   system prompt, cue and task template) and the strategy's own single-call template;
  * - `endpoints`: the credential-free endpoints (`Model.endpoint`) of the models (evaluated, knowledge, selector), sorted,
@@ -65,16 +66,20 @@ export interface FingerprintOptions {
 
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
-/** Where the run's samples come from (see `RunFingerprint.data.source`). */
+/**
+ * Where the run's samples come from (see `RunFingerprint.data.source`), in the order a declarative dataset looks: the
+ * `--data` path, a split file the plugin ships (`<plugin>:<path>`), the hub, the plugin's own file, else `generated`
+ * (a dataset module that makes its samples, seeded).
+ */
 function dataSource(prepared: PreparedRun, config: RunConfig): string {
   if (config.data) return config.data;
   const decl = prepared.datasetDecl;
-  if (decl.hub) {
-    const split = config.split ?? decl.hub.split ?? decl.defaultSplit ?? 'default';
-    return `hub:${decl.hub.dataset}${decl.hub.config ? `/${decl.hub.config}` : ''}@${split}`;
-  }
-  if (decl.file) return `builtin:${decl.file}`;
-  return decl.module ? 'generated' : 'builtin';
+  const plugin = prepared.contributions?.find((c) => c.kind === 'datasets')?.plugin.name ?? prepared.datasetId;
+  const split = config.split ?? decl.defaultSplit;
+  if (split && decl.splits?.[split]) return `${plugin}:${decl.splits[split]}`;
+  if (decl.hub) return `hub:${decl.hub.dataset}${decl.hub.config ? `/${decl.hub.config}` : ''}@${split ?? decl.hub.split ?? '-'}`;
+  if (decl.file && !split) return `${plugin}:${decl.file}`;
+  return 'generated';
 }
 
 /**
