@@ -30,6 +30,7 @@ export * from './exec/client.js';
 export * from './run/rng.js';
 export * from './run/secrets.js';
 export * from './run/config.js';
+export * from './run/fingerprint.js';
 export * from './run/resolve.js';
 export * from './run/session.js';
 export * from './run/resume.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
-import { compareRuns, HptError, RunStore, type CompareResult } from '@hpt-bench/core';
+import { compareRuns, HptError, RunStore, type CompareResult, type Json } from '@hpt-bench/core';
 import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
 
 /**
@@ -36,12 +36,21 @@ export default class Compare extends HptCommand {
       store.close();
     }
     if (result.a.dataset !== result.b.dataset) this.logger.warn(`the runs are on different datasets (${result.a.dataset}, ${result.b.dataset}); samples were matched by id`);
+    // a comparison of models is only one when nothing but the model differs (the runs' fingerprints)
+    for (const d of result.differences ?? []) this.logger.warn(`runs differ in ${d.field} (A: ${showValue(d.a)}, B: ${showValue(d.b)}), not only in the model`);
+    if (result.differences === null) this.logger.warn('a run has no fingerprint (made before fingerprints were recorded): cannot tell whether the runs differ in more than the model');
     if (flags.json) {
       this.printJson(result);
       return;
     }
     this.log(renderCompare(result, { list: flags.list }));
   }
+}
+
+/** A fingerprint value for a warning line: strings as they are, others as JSON, cut to 80 characters. */
+function showValue(v: Json): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
 const ci = (c: [number, number] | null, d: number, scale = 1) => (c ? ` [${(c[0] * scale).toFixed(d)}, ${(c[1] * scale).toFixed(d)}]` : '');

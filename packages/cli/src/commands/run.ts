@@ -82,7 +82,7 @@ export default class Run extends HptCommand {
       if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run)');
       config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
     }
-    const session = RunSession.forRun(flags.store, config, container, this.logger);
+    const session = RunSession.forRun(flags.store, config, container, this.logger, this.config.version);
     try {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
       if (!flags.resume) config = session.withSavedHpiDataset(config, registry.get('datasets', config.dataset).id);

@@ -95,8 +95,8 @@ export function datasetPack(dc: Contribution<'datasets'>, registry?: Registry): 
   return { ...base, strategies };
 }
 
-/** The `packs` contributions of `registry` that extend dataset `dc` (by any of its names). */
-function packAdditions(registry: Registry, dc: Contribution<'datasets'>): Contribution<'packs'>[] {
+/** The `packs` contributions of `registry` that extend dataset `dc` (by any of its names), in discovery order. */
+export function packAdditions(registry: Registry, dc: Contribution<'datasets'>): Contribution<'packs'>[] {
   const names = new Set([dc.id, dc.qualifiedId, ...(dc.decl.aliases ?? [])]);
   return registry.list('packs').filter((p) => {
     if (!names.has(p.decl.dataset)) return false;

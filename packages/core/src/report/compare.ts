@@ -3,6 +3,7 @@
  * on the samples both runs scored, with seeded bootstrap percentile intervals, plus the level transitions between them.
  */
 import { HptError } from '@hpt-bench/sdk';
+import { type FingerprintDifference, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';
@@ -36,6 +37,8 @@ export interface CompareSide {
  *   sample, `L1`..`L{mA}` then `unsolved`; columns: B's; `counts[row][column]`) with its totals (`LevelTransitions`);
  * - `fixed` / `broken`: every paired sample B solves and A does not / A solves and B does not, in A's order, each with
  *   its id (replicate) and both levels (`TransitionSample`).
+ * - `differences` (set by `compareRuns`): the fields in which the runs' fingerprints differ apart from the model
+ *   (`fingerprintDifferences`; `[]`: only the model differs), or null when a run has no fingerprint (an older run).
  */
 export interface CompareResult {
   a: CompareSide;
@@ -52,6 +55,7 @@ export interface CompareResult {
   transitions: LevelTransitions;
   fixed: TransitionSample[];
   broken: TransitionSample[];
+  differences?: FingerprintDifference[] | null;
 }
 
 /** One run of a comparison: its description, its sample units and (optional) its ladder length for the transitions. */
@@ -118,8 +122,8 @@ export function pairedCompare(a: CompareInput, b: CompareInput, options: { resam
 }
 
 /**
- * Compare two completed runs of a store (`hpt-bench compare A B`); each run's ladder length (for the transition
- * matrix) is its summary's `ladder`.
+ * Compare two completed runs of a store (`hpt-bench compare A B`), with the differences of their fingerprints; each
+ * run's ladder length (for the transition matrix) is its summary's `ladder`.
  * @throws HptError `E_UNKNOWN_ID` / `E_CONFIG` as `selectRuns` (unknown or not completed runs), `E_DATA` when they
  *   share no scored sample.
  */
@@ -130,5 +134,7 @@ export function compareRuns(store: RunStore, storePath: string, runA: string, ru
     const ladder = r.summary?.ladder;
     return { runId: r.id, dataset: r.dataset, model: r.model, mode: r.mode, units: sampleUnits(store, r.id), ...(Array.isArray(ladder) ? { levels: ladder.length } : {}) };
   };
-  return pairedCompare(side(ra!), side(rb!), options);
+  const fa = parseFingerprint(ra!.fingerprint);
+  const fb = parseFingerprint(rb!.fingerprint);
+  return { ...pairedCompare(side(ra!), side(rb!), options), differences: fa && fb ? fingerprintDifferences(fa, fb) : null };
 }

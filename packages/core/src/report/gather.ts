@@ -3,6 +3,7 @@
  * resamples. Reads through `RunStore` methods (the SQL is the store's: store/queries.ts).
  */
 import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
+import { fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 
@@ -15,6 +16,11 @@ export interface ReportData {
   runs: ReportRun[];
   units: Map<string, SampleUnit[]>;
   bootstrap: BootstrapSettings;
+  /**
+   * notes naming runs of the same dataset whose fingerprints differ in anything but the model (`fingerprintNotes`);
+   * shown under the runs table and in the JSON report
+   */
+  fingerprintNotes?: string[];
 }
 
 /** What to report on: named run ids (in that order), or `latest` (the newest run), or else every completed run. */
@@ -172,5 +178,33 @@ export function gatherReport(store: RunStore, storePath: string, options: Gather
     units.set(r.id, u);
     return reportRun(r, u, { resamples, seed });
   });
-  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE } };
+  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs) };
+}
+
+/**
+ * Notes on runs of the same dataset that differ in anything but the model (pure): each run with a fingerprint is
+ * compared with the first run of its dataset (in `runs` order) that has one; a run that differs gives one note naming
+ * both runs and the differing fields (`fingerprintDifferences`). Runs without a fingerprint (made before fingerprints
+ * were recorded) are counted in one note when some run of their dataset has one.
+ */
+export function fingerprintNotes(runs: readonly Pick<RunRecord, 'id' | 'dataset' | 'fingerprint'>[]): string[] {
+  const notes: string[] = [];
+  const reference = new Map<string, { id: string; fingerprint: NonNullable<ReturnType<typeof parseFingerprint>> }>();
+  const missing: string[] = [];
+  for (const r of runs) {
+    const f = parseFingerprint(r.fingerprint);
+    if (!f) {
+      missing.push(r.id);
+      continue;
+    }
+    const ref = reference.get(r.dataset);
+    if (!ref) {
+      reference.set(r.dataset, { id: r.id, fingerprint: f });
+      continue;
+    }
+    const diff = fingerprintDifferences(ref.fingerprint, f);
+    if (diff.length) notes.push(`Runs ${ref.id} and ${r.id} (${r.dataset}) differ in more than the model: ${diff.map((d) => d.field).join(', ')}; their results are not comparable as a model comparison.`);
+  }
+  if (missing.length && runs.some((r) => parseFingerprint(r.fingerprint))) notes.push(`${missing.length} run(s) have no fingerprint (made before fingerprints were recorded): ${missing.join(', ')}.`);
+  return notes;
 }

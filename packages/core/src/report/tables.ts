@@ -244,7 +244,7 @@ export function declaredTables(runs: readonly ReportRun[], views: ReportViews): 
 }
 
 /** What a code view computes over: the report's runs, their units (when gathered) and bootstrap settings. */
-export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap'>>;
+export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes'>>;
 
 const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
 
@@ -281,8 +281,11 @@ export function runSummaryTables(data: ReportViewData, views: ReportViews): Repo
   return views.list.flatMap((view) => viewTables(view, data, views, 'run'));
 }
 
-/** The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost. */
-export function runsTable(runs: readonly ReportRun[]): ReportTable {
+/**
+ * The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost;
+ * `extraNotes` (the fingerprint notes of `gatherReport`) follow the table's own note.
+ */
+export function runsTable(runs: readonly ReportRun[], extraNotes: readonly string[] = []): ReportTable {
   const m = Math.max(0, ...runs.map((r) => r.ladder.length || Object.keys(r.levelCounts).filter((k) => k !== 'unsolved').length));
   const columns: ReportColumn[] = [
     { label: 'Run' }, { label: 'Dataset' }, { label: 'Model' }, { label: 'Mode' }, { label: 'n' },
@@ -305,7 +308,7 @@ export function runsTable(runs: readonly ReportRun[]): ReportTable {
     { value: r.usage.completionTokens },
     { value: r.cost ?? null },
   ]);
-  return { id: 'runs', title: 'Runs', notes: ['L1..Lm: samples solved at each level; HPI/Acc [lo, hi]: bootstrap 95% interval.'], columns, rows };
+  return { id: 'runs', title: 'Runs', notes: ['L1..Lm: samples solved at each level; HPI/Acc [lo, hi]: bootstrap 95% interval.', ...extraNotes], columns, rows };
 }
 
 /** Usage per level: one row per run and level (and the adaptive selector): calls, cached calls, tokens, cost. */
@@ -339,7 +342,7 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
 export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none): ReportTable[] {
   const declared = declaredTables(data.runs, views);
   const byView = views.list.flatMap((view) => [...declared.filter((d) => d.view === view).map((d) => d.table), ...viewTables(view, data, views)]);
-  return [runsTable(data.runs), usageTable(data.runs), ...byView];
+  return [runsTable(data.runs, data.fingerprintNotes ?? []), usageTable(data.runs), ...byView];
 }
 
 /** A value for display: numbers with `digits` decimals (as they are without `digits`); null as `-`. */
@@ -443,8 +446,11 @@ export function tablesToCsv(tables: readonly ReportTable[]): string {
   return tables.map((t) => `# ${t.id}: ${t.title}\r\n${tableToCsv(t)}`).join('\r\n');
 }
 
-/** The JSON report (`--format json`): `{ runs, bootstrap }` (sample units are not included). */
-export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap'] } {
-  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap };
+/**
+ * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes }` (sample units are not included;
+ * `fingerprintNotes`: see `ReportData`, `[]` when none).
+ */
+export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[] } {
+  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [] };
 }
 

@@ -10,6 +10,7 @@ import { OutageBreaker } from '../exec/breaker.js';
 import { forEachConcurrent } from '../exec/pool.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
+import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
 import { redact } from './secrets.js';
@@ -103,8 +104,11 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const stream = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config))[Symbol.asyncIterator]();
   const first = await stream.next();
   if (first.done) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
-  const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig });
+  const version = session.hptBenchVersion;
+  const fingerprint = buildFingerprint(prepared, config, version ? { hptBenchVersion: version } : {});
+  const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig, fingerprint: fingerprint as unknown as Record<string, Json> });
   runId = opened.runId;
+  if (opened.resumed) warnChangedFingerprint(store.getRun(runId)?.fingerprint ?? null, fingerprint, runId, hooks.logger);
   if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
   hooks.onRun?.(runId);
   const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
@@ -191,6 +195,17 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/**
+ * A resumed run keeps the fingerprint it was created with: say so when this invocation's plugins or hpt-bench version
+ * differ from it (the results of the run then mix both).
+ */
+function warnChangedFingerprint(stored: Record<string, Json> | null, current: ReturnType<typeof buildFingerprint>, runId: string, logger: Logger): void {
+  const before = parseFingerprint(stored);
+  if (!before) return;
+  const changed = fingerprintDifferences(before, current).filter((d) => d.field === 'hptBench' || d.field.startsWith('plugins.') || d.field.startsWith('prompts.'));
+  if (changed.length) logger.warn(`run ${runId} was started with other versions (${changed.map((d) => `${d.field}: ${String(d.a)} then, ${String(d.b)} now`).join('; ')}); it keeps its original fingerprint`);
 }
 
 /**

@@ -13,7 +13,7 @@ import { SingleCallStrategy } from '../ladder/single-call.js';
 import { checkFilters } from '../plugins/filters.js';
 import { instantiate } from '../plugins/host.js';
 import type { Registry } from '../plugins/registry.js';
-import { datasetPack } from '../prompt/pack.js';
+import { datasetPack, packAdditions } from '../prompt/pack.js';
 import { checkRunConfig, type RunConfig } from './config.js';
 
 /** Everything resolved for a run, before any sample is read. */
@@ -38,6 +38,13 @@ export interface PreparedRun {
   genericPack: boolean;
   /** adaptive mode: the selector, its canonical spec (`llm:openai:llama3`) and its model when it asks one */
   selector?: { selector: Selector; spec: string; model?: Model };
+  /**
+   * the contributions the run resolved (dataset, prompt-pack additions, scorer, ladder, strategies, models, selector):
+   * the plugins of its fingerprint (`buildFingerprint`)
+   */
+  contributions?: Contribution[];
+  /** the single-call template of each ladder strategy that has one, by strategy id (part of the prompt hashes) */
+  strategyTemplates?: Record<string, string>;
 }
 
 /** Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance. */
@@ -91,25 +98,35 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   const scorer = await instantiate<Scorer>(container, registry.get('scorers', scorerRef.id), scorerOptions, undefined, 'pass');
   scorer.prepare?.({ compat: config.compat, options: scorerOptions });
 
+  const scorerContribution = registry.get('scorers', scorerRef.id);
+  const contributions: Contribution[] = [dc, ...packAdditions(registry, dc), scorerContribution];
   const ladder = resolveLadder(registry, config.ladder);
+  if (!config.ladder.endsWith('.json')) contributions.push(registry.get('ladders', config.ladder));
   const levels: LadderLevel[] = [];
+  const strategyTemplates: Record<string, string> = {};
   for (const [i, sid] of ladder.levels.entries()) {
     const sc = registry.get('strategies', sid);
+    contributions.push(sc);
     const sdecl = sc.decl as StrategyDecl;
+    if (typeof sdecl.template === 'string') strategyTemplates[sc.id] = sdecl.template;
     const strategy: Strategy = sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : await instantiate<Strategy>(container, sc, ladder.options?.[sid] ?? {});
     levels.push({ level: i + 1, strategyId: sc.id, strategy });
   }
   const model = await resolveModel(registry, container, config.model, config.modelOptions);
+  contributions.push(modelContribution(registry, config.model));
   const knowledgeModel = config.knowledgeModel && config.knowledgeModel !== config.model ? await resolveModel(registry, container, config.knowledgeModel, config.modelOptions) : model;
+  if (knowledgeModel !== model) contributions.push(modelContribution(registry, config.knowledgeModel!));
   let selector: PreparedRun['selector'];
   if (config.mode === 'adaptive') {
     if (!config.selector) throw new HptError('E_CONFIG', 'adaptive mode needs a selector: --selector <model-id> (the paper\'s prompt-selector asking that model) or --selector fixed:<level>');
     const { contribution, argument } = resolveSelectorSpec(registry, config.selector);
+    contributions.push(contribution);
     const instance = await instantiate<Selector>(container, contribution, {}, (child) => child.register(Tokens.SelectorArgument, { useValue: argument }));
     let selectorModel: Model | undefined;
     if (instance.needsModel) {
       const options = config.selectorBaseUrl ? { ...config.modelOptions, baseUrl: config.selectorBaseUrl } : config.modelOptions;
       selectorModel = argument === config.model && !config.selectorBaseUrl ? model : await resolveModel(registry, container, argument, options);
+      contributions.push(modelContribution(registry, argument));
     }
     selector = { selector: instance, spec: `${contribution.id}${argument ? `:${argument}` : ''}`, ...(selectorModel ? { model: selectorModel } : {}) };
     // the plain task text must exist before any call (fails here with a clear error otherwise)
@@ -121,7 +138,13 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : [])])].filter((id) => !config.prices![id]);
     if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
   }
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}) };
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}), contributions, strategyTemplates };
+}
+
+/** The `models` contribution of a model id `<plugin model id>[:<name>]` (see `resolveModel`). */
+function modelContribution(registry: Registry, id: string): Contribution {
+  const colon = id.indexOf(':');
+  return registry.get('models', colon < 0 ? id : id.slice(0, colon));
 }
 
 

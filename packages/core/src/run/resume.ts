@@ -69,7 +69,8 @@ export interface OpenedRun {
 /**
  * Pick the run this invocation writes to and take it, atomically across processes (one IMMEDIATE transaction):
  * `--resume <id>`; else (unless `fresh`) the newest unfinished (`running` or `failed`) run with the same configuration
- * hash — with `retryErrors` the newest run in any state; else a new run `newId` created with `create`. A continued run
+ * hash — with `retryErrors` the newest run in any state; else a new run `newId` created with `create` (its
+ * fingerprint included: a continued run keeps the fingerprint it was created with). A continued run
  * redoes its errored samples (they are not finished); `skip` holds the positions recorded as done.
  * @throws HptError `E_CONFIG` when `--resume` names no run of this store or a run of another configuration or data;
  *   `E_BUSY` (exit code 1) when the run to continue is being executed by a live process (named in the message).
@@ -80,7 +81,7 @@ export function openRun(
   plan: RunPlan,
   newId: string,
   owner: string,
-  create: { dataset: string; model: string; mode: string; config: Record<string, Json> },
+  create: { dataset: string; model: string; mode: string; config: Record<string, Json>; fingerprint?: Record<string, Json> },
 ): OpenedRun {
   const hash = configHash(config);
   return store.exclusive(() => {

@@ -26,7 +26,8 @@ import { createRngFactory } from './rng.js';
  * - `cache`: answer repeated calls from the store's model-call cache (default true; `--no-cache`);
  * - `maxRetries`: retries of a failed call (default `DEFAULT_RETRY.maxRetries`);
  * - `maxResponseBytes`: largest completion a client accepts (default: no limit of the client's own);
- * - `logger`: where the session says which saved HPI_Dataset it uses.
+ * - `logger`: where the session says which saved HPI_Dataset it uses;
+ * - `hptBenchVersion`: the host's version of hpt-bench, recorded in the fingerprint of the runs it creates.
  */
 export interface RunSessionOptions {
   storePath: string;
@@ -37,6 +38,7 @@ export interface RunSessionOptions {
   maxRetries?: number;
   maxResponseBytes?: number;
   logger?: Logger;
+  hptBenchVersion?: string;
 }
 
 /** The wiring of one command invocation (see the module comment); `close()` when done. */
@@ -64,8 +66,11 @@ export class RunSession {
     container.register(Tokens.Store, { useFactory: () => this.store });
   }
 
-  /** The session of `hpt-bench run` for `config` (its seed, concurrency, cache, retries and response limit). */
-  static forRun(storePath: string, config: RunConfig, container?: DependencyContainer, logger?: Logger): RunSession {
+  /**
+   * The session of `hpt-bench run` for `config` (its seed, concurrency, cache, retries and response limit);
+   * `hptBenchVersion` goes into the fingerprints of the runs it creates.
+   */
+  static forRun(storePath: string, config: RunConfig, container?: DependencyContainer, logger?: Logger, hptBenchVersion?: string): RunSession {
     const maxResponseBytes = config.modelOptions.maxResponseBytes;
     return new RunSession({
       storePath,
@@ -76,7 +81,13 @@ export class RunSession {
       ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
       ...(typeof maxResponseBytes === 'number' ? { maxResponseBytes } : {}),
       ...(logger ? { logger } : {}),
+      ...(hptBenchVersion ? { hptBenchVersion } : {}),
     });
+  }
+
+  /** The version of hpt-bench the host gave (`RunSessionOptions.hptBenchVersion`), if any. */
+  get hptBenchVersion(): string | undefined {
+    return this.options.hptBenchVersion;
   }
 
   /** The store file's path. */

@@ -34,6 +34,7 @@ export function toRun(row: Record<string, unknown>): RunRecord {
     owner: (row.owner as string | null) ?? null,
     heartbeatAt: (row.heartbeat_at as string | null) ?? null,
     preflight: typeof row.preflight === 'string' ? (JSON.parse(row.preflight) as Record<string, Json>) : null,
+    fingerprint: typeof row.fingerprint === 'string' ? (JSON.parse(row.fingerprint) as Record<string, Json>) : null,
   };
 }
 

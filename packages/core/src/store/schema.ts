@@ -21,7 +21,8 @@ CREATE TABLE IF NOT EXISTS runs (
   config_hash TEXT,
   owner TEXT,
   heartbeat_at TEXT,
-  preflight TEXT
+  preflight TEXT,
+  fingerprint TEXT
 );
 CREATE TABLE IF NOT EXISTS samples (
   run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -138,7 +139,7 @@ ALTER TABLE calls_v2 RENAME TO calls;
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   samples: { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' },
   calls: { cached: 'INTEGER NOT NULL DEFAULT 0' },
-  runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT' },
+  runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT', fingerprint: 'TEXT' },
 };
 
 /** The model-call cache (`CallCache`). */

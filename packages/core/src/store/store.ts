@@ -36,6 +36,11 @@ export interface RunRecord {
   heartbeatAt: string | null;
   /** what the scorer's environment check found before the run's first model call (`Scorer.preflight`), if it has one */
   preflight: Record<string, Json> | null;
+  /**
+   * what the run was made with (`RunFingerprint`, run/fingerprint.ts), recorded when the run was created and kept by
+   * resumes; null for runs of stores written before fingerprints were recorded
+   */
+  fingerprint: Record<string, Json> | null;
 }
 
 /** Aggregates of a run's stored samples (used for the run summary; hpt.md §2.1). */
@@ -126,14 +131,14 @@ export class RunStore implements WriteQueue {
 
   /**
    * Record a new run in state `running`, owned by `owner` (`<host>:<pid>`, see `RunRecord.owner`). `configHash`
-   * identifies runs that may resume each other.
+   * identifies runs that may resume each other; `fingerprint` is what the run is made with (`RunFingerprint`).
    */
-  createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json>; configHash?: string; owner?: string }): void {
+  createRun(run: { id: string; dataset: string; model: string; mode: string; config: Record<string, Json>; configHash?: string; owner?: string; fingerprint?: Record<string, Json> }): void {
     this.flush();
     const now = new Date().toISOString();
     this.db
-      .prepare('INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config, config_hash, owner, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(run.id, now, now, 'running', run.dataset, run.model, run.mode, JSON.stringify(run.config), run.configHash ?? null, run.owner ?? null, run.owner ? now : null);
+      .prepare('INSERT INTO runs (id, created_at, updated_at, status, dataset, model, mode, config, config_hash, owner, heartbeat_at, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(run.id, now, now, 'running', run.dataset, run.model, run.mode, JSON.stringify(run.config), run.configHash ?? null, run.owner ?? null, run.owner ? now : null, run.fingerprint ? JSON.stringify(run.fingerprint) : null);
   }
 
   /**

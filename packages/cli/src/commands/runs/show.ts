@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { Args, Flags } from '@oclif/core';
+import { HptError, parseFingerprint, RunStore, type Json, type RunFingerprint } from '@hpt-bench/core';
+import { HptCommand, TerminalTable } from '../../base.js';
+
+/** One run as `hpt-bench runs show --json` prints it. */
+export interface RunDetails {
+  runId: string;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+  dataset: string;
+  model: string;
+  mode: string;
+  /** samples with a ladder result, and samples recorded as errored */
+  done: number;
+  errored: number;
+  /** the summary's figures, for completed runs (null otherwise) */
+  hpi: number | null;
+  accuracy: number | null;
+  n: number | null;
+  error: string | null;
+  /** what the run was made with; null for a run recorded before fingerprints were */
+  fingerprint: RunFingerprint | null;
+}
+
+/** `hpt-bench runs show <id>`: one run's state, summary figures and fingerprint. */
+export default class RunsShow extends HptCommand {
+  static override summary = "Show one run: its state, summary figures and fingerprint (versions of hpt-bench and the plugins, data hash, prompt hashes, settings).";
+  static override description = `The fingerprint is recorded when the run is created (a resumed run keeps it): the hpt-bench version, each plugin the run used with its version, the data's source and content hash, the hash of every level's prompt, the models and endpoints (without credentials), generation settings, seed, compat, filters, limit, replicates and HPI_Dataset. Runs made before fingerprints were recorded have none.`;
+  static override examples = ['<%= config.bin %> runs show 20261121T093000-1a2b3c', '<%= config.bin %> runs show 20261121T093000-1a2b3c --store results.db --json'];
+  static override args = {
+    runId: Args.string({ description: 'the run id (see `hpt-bench runs`)', required: true }),
+  };
+  static override flags = {
+    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(RunsShow);
+    if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    const store = new RunStore(flags.store, { readonly: true });
+    let details: RunDetails;
+    try {
+      const r = store.getRun(args.runId);
+      if (!r) throw new HptError('E_UNKNOWN_ID', `no run ${args.runId} in ${flags.store}; see \`hpt-bench runs --store ${flags.store}\``);
+      const c = store.sampleCounts().get(r.id) ?? { done: 0, errored: 0 };
+      const s = (r.summary ?? {}) as Record<string, Json>;
+      const num = (v: Json | undefined) => (typeof v === 'number' ? v : null);
+      details = {
+        runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, mode: r.mode,
+        done: c.done, errored: c.errored, hpi: num(s.hpi), accuracy: num(s.accuracy), n: num(s.n), error: r.error, fingerprint: parseFingerprint(r.fingerprint),
+      };
+    } finally {
+      store.close();
+    }
+    if (flags.json) {
+      this.printJson(details);
+      return;
+    }
+    this.log(renderRunDetails(details));
+  }
+}
+
+/** A fingerprint value for a table cell: strings as they are, null as `-`, others as JSON. */
+function cell(v: Json | undefined): string {
+  if (v === null || v === undefined) return '-';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** The run's state and figures, then its fingerprint (plugins, prompts and settings), as aligned tables. */
+export function renderRunDetails(d: RunDetails): string {
+  const state = new TerminalTable({ head: ['run', d.runId] });
+  state.push(['status', d.status], ['dataset', d.dataset], ['model', d.model], ['mode', d.mode], ['created', d.createdAt], ['updated', d.updatedAt]);
+  state.push(['samples done / errored', `${d.done} / ${d.errored}`]);
+  if (d.hpi !== null) state.push(['HPI (lower is better)', d.hpi.toFixed(3)]);
+  if (d.accuracy !== null) state.push(['accuracy', `${(100 * d.accuracy).toFixed(2)}%`]);
+  if (d.error) state.push(['error', d.error]);
+  const out = [state.toString()];
+  const f = d.fingerprint;
+  if (!f) {
+    out.push(`run ${d.runId} has no fingerprint: it was made before hpt-bench recorded fingerprints`);
+    return out.join('\n');
+  }
+  const settings = new TerminalTable({ head: ['fingerprint', 'value'] });
+  settings.push(
+    ['hpt-bench', f.hptBench],
+    ['data source', cell(f.data?.source)],
+    ['data split', cell(f.data?.split)],
+    ['data content hash', cell(f.data?.contentHash)],
+    ['ladder', `${cell(f.ladder)} (${(f.ladderLevels ?? []).join(', ')})`],
+    ['model', cell(f.model)],
+    ['knowledge model', cell(f.knowledgeModel)],
+    ['selector', cell(f.selector)],
+    ['mode', cell(f.mode)],
+    ['endpoints', f.endpoints?.length ? f.endpoints.join(', ') : '-'],
+    ['generation', f.generation ? `temperature ${f.generation.temperature}, top-p ${f.generation.topP}, max tokens ${f.generation.maxTokens}, seed ${cell(f.generation.seed)}` : '-'],
+    ['seed', cell(f.seed)],
+    ['compat', cell(f.compat)],
+    ['filters', cell(f.filters)],
+    ['limit', cell(f.limit)],
+    ['replicates', cell(f.replicates)],
+    ['HPI_Dataset', cell(f.hpiDataset)],
+    ['threshold', cell(f.threshold)],
+    ['scorer options', f.scorerOptions && Object.keys(f.scorerOptions).length ? cell(f.scorerOptions) : '-'],
+  );
+  out.push(settings.toString());
+  const plugins = new TerminalTable({ head: ['plugin', 'version', 'origin', 'used for'] });
+  for (const p of f.plugins ?? []) plugins.push([p.name, p.version, p.origin, p.uses.join(', ')]);
+  out.push(plugins.toString());
+  const prompts = new TerminalTable({ head: ['level', 'strategy', 'prompt hash'] });
+  (f.ladderLevels ?? Object.keys(f.prompts ?? {})).forEach((sid, i) => prompts.push([String(i + 1), sid, cell(f.prompts?.[sid])]));
+  out.push(prompts.toString());
+  return out.join('\n');
+}

@@ -1,0 +1,216 @@
+/**
+ * Run fingerprints (issue 16): what a run was made with — hpt-bench's version, the plugins whose contributions it used
+ * with their versions (a lockfile of the run), the data's source and content hash, the hash of each level's prompt,
+ * models, endpoints, generation settings, seed, compat and the other result-relevant settings. Recorded with the run
+ * when it is created (`runs.fingerprint`), printed by `hpt-bench runs show`, and compared by `compare` and `report`
+ * (`fingerprintDifferences`). Never holds secrets: API keys are not part of a run's configuration, and base URLs are
+ * stored without credentials (`credentialFreeUrl`).
+ */
+import { createHash } from 'node:crypto';
+import type { Contribution, GenerationSettings, Json } from '@hpt-bench/sdk';
+import { canonicalJson, replicatesOf, type RunConfig } from './config.js';
+import type { PreparedRun } from './resolve.js';
+import { credentialFreeUrl } from './secrets.js';
+
+/** A plugin a run used: its package name, version and origin (`builtin`, `installed`, `local`). */
+export interface FingerprintPlugin {
+  name: string;
+  version: string;
+  origin: string;
+  /** what the run used of it, as `<kind>:<id>` (`datasets:boolq`, `strategies:role-prompting`, ...), sorted */
+  uses: string[];
+}
+
+/**
+ * The fingerprint of a run (stored as JSON in `runs.fingerprint`).
+ * - `hptBench`: the version of hpt-bench that created the run (`unknown` when the host did not say);
+ * - `plugins`: the plugins whose contributions the run used (dataset, scorer, ladder, strategies, models, selector,
+ *   prompt-pack additions), sorted by name;
+ * - `data`: `source` is the `--data` path, else `<plugin>:<file>` for a file the dataset's plugin ships (a split or
+ *   its own file; the plugin's version stands for its content), `hub:<dataset>[/<config>]@<split>` for a hub dataset,
+ *   or `generated` (a dataset module that makes its samples, seeded); `contentHash` is `sha256:<hex>` of the `--data`
+ *   content (`dataFingerprint`), null without `--data`;
+ * - `prompts`: per ladder level's strategy id, `sha256:<hex>` over the exact prompt-pack entry used (with the pack's
+ *   system prompt, cue and task template) and the strategy's own single-call template;
+ * - `endpoints`: the credential-free endpoints (`Model.endpoint`) of the models (evaluated, knowledge, selector), sorted,
+ *   without repeats;
+ * - the rest mirror the run configuration (`ladder` is the ladder's id or file, `ladderLevels` its strategy ids).
+ */
+export interface RunFingerprint {
+  hptBench: string;
+  plugins: FingerprintPlugin[];
+  data: { dataset: string; source: string; split: string | null; contentHash: string | null };
+  ladder: string;
+  ladderLevels: string[];
+  prompts: Record<string, string>;
+  model: string;
+  knowledgeModel: string | null;
+  selector: string | null;
+  mode: string;
+  endpoints: string[];
+  generation: { temperature: number; topP: number; maxTokens: number; seed: number | null };
+  seed: number;
+  compat: string;
+  filters: Record<string, string[]> | null;
+  limit: number | null;
+  replicates: number;
+  hpiDataset: number;
+  threshold: number | null;
+  scorerOptions: Record<string, Json>;
+}
+
+/** Options of `buildFingerprint`: the host's version of hpt-bench (the CLI's `config.version`). */
+export interface FingerprintOptions {
+  hptBenchVersion?: string;
+}
+
+const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+/**
+ * Where the run's samples come from (see `RunFingerprint.data.source`), in the order a declarative dataset looks: the
+ * `--data` path, a split file the plugin ships (`<plugin>:<path>`), the hub, the plugin's own file, else `generated`
+ * (a dataset module that makes its samples, seeded).
+ */
+function dataSource(prepared: PreparedRun, config: RunConfig): string {
+  if (config.data) return config.data;
+  const decl = prepared.datasetDecl;
+  const plugin = prepared.contributions?.find((c) => c.kind === 'datasets')?.plugin.name ?? prepared.datasetId;
+  const split = config.split ?? decl.defaultSplit;
+  if (split && decl.splits?.[split]) return `${plugin}:${decl.splits[split]}`;
+  if (decl.hub) return `hub:${decl.hub.dataset}${decl.hub.config ? `/${decl.hub.config}` : ''}@${split ?? decl.hub.split ?? '-'}`;
+  if (decl.file && !split) return `${plugin}:${decl.file}`;
+  return 'generated';
+}
+
+/**
+ * The hash of the prompt of each ladder level (`RunFingerprint.prompts`): sha256 over the canonical JSON of the pack's
+ * id, system prompt, cue and task template, the level's pack entry (template, knowledge template, chain steps; null
+ * when the pack has none) and the strategy's single-call template (null when it has none).
+ */
+export function promptHashes(prepared: Pick<PreparedRun, 'pack' | 'levels'>, templates: Record<string, string | undefined> = {}): Record<string, string> {
+  const { pack } = prepared;
+  const out: Record<string, string> = {};
+  for (const l of prepared.levels) {
+    out[l.strategyId] = sha256(canonicalJson({ pack: { id: pack.id, system: pack.system ?? null, cue: pack.cue, task: pack.task ?? null }, entry: pack.strategies[l.strategyId] ?? null, template: templates[l.strategyId] ?? null }));
+  }
+  return out;
+}
+
+/**
+ * The plugins used by a run, from the contributions it resolved: one entry per plugin package (name, version, origin)
+ * with what it contributed, sorted by name.
+ */
+export function usedPlugins(contributions: readonly Contribution[]): FingerprintPlugin[] {
+  const byName = new Map<string, FingerprintPlugin>();
+  for (const c of contributions) {
+    const p = byName.get(c.plugin.name) ?? { name: c.plugin.name, version: c.plugin.version, origin: c.plugin.origin, uses: [] };
+    const use = `${c.kind}:${c.id}`;
+    if (!p.uses.includes(use)) p.uses.push(use);
+    byName.set(c.plugin.name, p);
+  }
+  return [...byName.values()].map((p) => ({ ...p, uses: p.uses.sort() })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * The fingerprint of a prepared run with its final configuration (`config` carries `dataHash` once `executeRun` has
+ * hashed the data). Pure apart from reading `prepared`; never contains an API key or credentials of a base URL.
+ */
+export function buildFingerprint(prepared: PreparedRun, config: RunConfig, options: FingerprintOptions = {}): RunFingerprint {
+  const endpoints = new Set<string>();
+  for (const m of [prepared.model, prepared.knowledgeModel, prepared.selector?.model]) if (m?.endpoint) endpoints.add(credentialFreeUrl(m.endpoint));
+  const g: GenerationSettings = config.generation;
+  const threshold = prepared.scorerOptions.threshold;
+  const { unsafeSandbox: _unsafe, ...scorerOptions } = prepared.scorerOptions;
+  return {
+    hptBench: options.hptBenchVersion ?? 'unknown',
+    plugins: usedPlugins(prepared.contributions ?? []),
+    data: { dataset: prepared.datasetId, source: dataSource(prepared, config), split: config.split ?? null, contentHash: config.dataHash ?? null },
+    ladder: config.ladder,
+    ladderLevels: prepared.ladderIds,
+    prompts: promptHashes(prepared, prepared.strategyTemplates ?? {}),
+    model: prepared.model.id,
+    knowledgeModel: prepared.knowledgeModel !== prepared.model ? prepared.knowledgeModel.id : null,
+    selector: prepared.selector?.spec ?? null,
+    mode: config.mode ?? 'manual',
+    endpoints: [...endpoints].sort(),
+    generation: { temperature: g.temperature, topP: g.topP, maxTokens: g.maxTokens, seed: g.seed ?? null },
+    seed: config.seed,
+    compat: config.compat,
+    filters: config.filters && Object.keys(config.filters).length ? config.filters : null,
+    limit: config.limit ?? null,
+    replicates: replicatesOf(config),
+    hpiDataset: prepared.hpiDataset,
+    threshold: typeof threshold === 'number' ? threshold : null,
+    scorerOptions,
+  };
+}
+
+/** One field two fingerprints disagree on: its dotted path (`data.contentHash`, `plugins.@x/y`) and both values. */
+export interface FingerprintDifference {
+  field: string;
+  a: Json;
+  b: Json;
+}
+
+/**
+ * Fields of a fingerprint that are not compared by `fingerprintDifferences`: the model (what comparisons vary) and the
+ * endpoints (the model's address; a different endpoint means a different model server).
+ */
+const NOT_COMPARED = new Set(['model', 'endpoints']);
+
+/**
+ * The fields in which two run fingerprints differ, ignoring the model id and its endpoints (pure; `[]` when they agree
+ * in everything else). Nested objects are compared field by field (`generation.temperature`, `data.contentHash`,
+ * `prompts.role-prompting`); plugins by package name (`plugins.<name>`: its version, or null when only one run used
+ * it; a plugin only one run uses, for its evaluated model alone, is part of the model and ignored); arrays as a
+ * whole; `data.source` only when a run has no content hash (with both, `data.contentHash` is the data's identity).
+ * Values are JSON (absent = null). Order: the fingerprint's field order.
+ */
+export function fingerprintDifferences(a: RunFingerprint, b: RunFingerprint): FingerprintDifference[] {
+  const out: FingerprintDifference[] = [];
+  const same = (x: unknown, y: unknown) => canonicalJson(x ?? null) === canonicalJson(y ?? null);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  for (const k of keys) {
+    if (NOT_COMPARED.has(k)) continue;
+    const va = (a as unknown as Record<string, Json>)[k] ?? null;
+    const vb = (b as unknown as Record<string, Json>)[k] ?? null;
+    if (k === 'plugins') {
+      const pa = new Map((a.plugins ?? []).map((p) => [p.name, p]));
+      const pb = new Map((b.plugins ?? []).map((p) => [p.name, p]));
+      for (const name of [...new Set([...pa.keys(), ...pb.keys()])].sort()) {
+        const x = pa.get(name);
+        const y = pb.get(name);
+        // a plugin only one run uses, and only for its evaluated model, is part of the model, not a difference
+        if (!x && y && onlyModel(b, y)) continue;
+        if (!y && x && onlyModel(a, x)) continue;
+        if (x?.version !== y?.version) out.push({ field: `plugins.${name}`, a: x?.version ?? null, b: y?.version ?? null });
+      }
+      continue;
+    }
+    if (va && vb && typeof va === 'object' && typeof vb === 'object' && !Array.isArray(va) && !Array.isArray(vb)) {
+      for (const sub of [...new Set([...Object.keys(va), ...Object.keys(vb)])]) {
+        // the content hash identifies the data (as in `configHash`): the same content under another path is the same data
+        if (k === 'data' && sub === 'source' && a.data?.contentHash && b.data?.contentHash) continue;
+        if (!same(va[sub], vb[sub])) out.push({ field: `${k}.${sub}`, a: va[sub] ?? null, b: vb[sub] ?? null });
+      }
+      continue;
+    }
+    if (!same(va, vb)) out.push({ field: k, a: va, b: vb });
+  }
+  return out;
+}
+
+/** Whether plugin `p` of run `f` contributes nothing but the kind of its evaluated model (`models:<kind>`). */
+function onlyModel(f: RunFingerprint, p: FingerprintPlugin): boolean {
+  const kind = f.model.includes(':') ? f.model.slice(0, f.model.indexOf(':')) : f.model;
+  return p.uses.length > 0 && p.uses.every((u) => u === `models:${kind}`);
+}
+
+/**
+ * A stored fingerprint (`runs.fingerprint` JSON) read back, or null for a run written before fingerprints were
+ * recorded or a value that is not an object.
+ */
+export function parseFingerprint(value: Json | null | undefined): RunFingerprint | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  return value as unknown as RunFingerprint;
+}
