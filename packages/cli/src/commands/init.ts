@@ -25,8 +25,9 @@ datasets:
   # - id: iwslt                      # metric-solved datasets need a threshold
   #   data: iwslt-test.jsonl
   #   threshold: 0.15
-  # - id: code                       # a generated dataset (HiBench) with filters
-  #   filters: { task: [calculate] }
+  # - id: binary-tree                # a generated dataset (HiBench) with filters
+  #   filters: { task: [balance], preset: [easy] }
+  #   limit: 20
 
 models:
   - id: baseline:oracle     # answers with the target
