@@ -31,6 +31,14 @@ interface Summary {
 const tmp = () => mkdtempSync(join(tmpdir(), 'hpt-evalfile-'));
 const summaries = (stdout: string) => JSON.parse(stdout) as Summary[];
 const cellsOf = (s: Summary[]) => s.map((x) => `${x.model}|${x.dataset}`);
+const configHashes = (store: string) => {
+  const db = new Database(store, { readonly: true });
+  try {
+    return (db.prepare('SELECT model, config_hash AS h FROM runs ORDER BY created_at, id').all() as { model: string; h: string }[]).map((r) => `${r.model} ${r.h}`);
+  } finally {
+    db.close();
+  }
+};
 const runCount = (store: string) => {
   const db = new Database(store, { readonly: true });
   try {
@@ -90,6 +98,26 @@ describe('hpt-bench init and run --config (baselines, offline)', () => {
     expect(summaries(over.stdout).map((x) => [x.model, x.n, x.seed])).toEqual([['baseline:oracle', 3, 7], ['baseline:oracle', 3, 7]]);
     const none = await runCli(['run', '--config', 'e.yaml', '--model', 'baseline:nope'], { cwd: dir });
     expect(errorLine(none)).toBe('Error: --model baseline:nope is not a model of e.yaml');
+  });
+
+  it('a pair of the file is the same run as the same flags on the command line (same configuration hash)', async () => {
+    const dir = tmp();
+    boolqData(join(dir, 'a.jsonl'), 3, 'a');
+    writeFileSync(join(dir, 'e.yaml'), 'datasets: [{ id: boolq, data: a.jsonl, limit: 2 }]\nmodels: [{ id: baseline:random, generation: { temperature: 0.3 } }]\nseed: 5\ncompat: reference\nstore: s.db\n');
+    const file = await runCli(['run', '--config', 'e.yaml', '--json'], { cwd: dir });
+    expect(file.code, file.stderr).toBe(0);
+    const flags = await runCli(['run', '--dataset', 'boolq', '--data', 'a.jsonl', '--limit', '2', '--model', 'baseline:random', '--temperature', '0.3', '--seed', '5', '--compat', 'reference', '--store', 's.db', '--json'], { cwd: dir });
+    expect(flags.code, flags.stderr).toBe(0);
+    const [a, b] = configHashes(join(dir, 's.db'));
+    expect(a).toBe(b);
+    // and a value that differs gives another hash (the check can fail)
+    expect((await runCli(['run', '--config', 'e.yaml', '--seed', '6', '--json'], { cwd: dir })).code).toBe(0);
+    expect(new Set(configHashes(join(dir, 's.db'))).size).toBe(2);
+    // --resume does not combine with --config; a missing file is named
+    expect(errorLine(await runCli(['run', '--config', 'e.yaml', '--resume', 'x'], { cwd: dir }))).toMatch(/^Error: --resume continues one stored run and cannot be combined with --config/);
+    const missing = await runCli(['run', '--config', 'nope.yaml', '--json'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(errorLine(missing)).toBe('Error: cannot read evaluation file nope.yaml: no such file');
   });
 
   it('reads the same evaluation as JSON, with data, store and out relative to the file', async () => {
