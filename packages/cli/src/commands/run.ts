@@ -29,11 +29,11 @@ export default class Run extends HptCommand {
 
   static override flags = {
     config: Flags.string({ description: 'run the evaluation file FILE (YAML or JSON, schemas/eval-config.schema.json; `hpt-bench init` writes an example): every model × dataset in it is one run, run in turn; flags given here override the file; --json prints an array of run summaries' }),
-    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`); required unless --resume' }),
+    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`); required unless --resume or --config (with --config: run only this dataset of the file)' }),
     data: Flags.string({ description: 'read samples from this .json/.jsonl file (Hugging Face field layout or the HPT representative-set layout)' }),
     split: Flags.string({ description: "split: a shipped one such as 'mini', or a Hugging Face split (default: the paper's)" }),
     limit: Flags.integer({ char: 'n', description: 'evaluate only the first N samples', min: 1 }),
-    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model; required unless --resume' }),
+    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model; required unless --resume or --config (with --config: run only this model of the file)' }),
     'knowledge-model': Flags.string({ description: 'model that generates knowledge at the generated-knowledge level (default: --model)' }),
     ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
     mode: Flags.string({ description: 'manual: climb the ladder level by level (hpt.md §2.1); adaptive: a selector picks the level at each of m iterations and a sample solved by level x at iteration i scores x + i (§2.3)', options: ['manual', 'adaptive'], default: 'manual', helpGroup: 'ADAPTIVE' }),
@@ -72,7 +72,9 @@ export default class Run extends HptCommand {
       flags.replicates = flags.samples;
     }
     if (flags.config) {
-      await this.runConfigFile(flags.config, flags, explicitFlags(argv, { ...Run.flags, ...Run.baseFlags }), registry, container);
+      const explicit = explicitFlags(argv, { ...Run.flags, ...Run.baseFlags });
+      if (explicit.has('samples')) explicit.add('replicates');
+      await this.runConfigFile(flags.config, flags, explicit, registry, container);
       return;
     }
     const { summary, tables } = await this.runOne(flags, registry, container);
@@ -99,13 +101,17 @@ export default class Run extends HptCommand {
       if (!cells.length) throw new HptError('E_CONFIG', `--${key} ${wanted} is not a ${key} of ${file}`);
       explicit.delete(key);
     }
-    const cellFlagList = cells.map((cell) => {
-      const f = cellFlags(flags, explicit, cell);
-      return f.out ? { ...f, out: outPath(f.out, cell) } : f;
-    });
-    checkDistinctOut(cellFlagList.map((f) => (f.out ? resolve(f.out) : undefined)));
-    const results = await runMatrix(cells, async (cell) => this.runOne(cellFlagList[cells.indexOf(cell)]!, registry, container), (r) => {
-      if (!flags.json) this.log(`${renderSummary(r.summary, cellFlagList[0]!.store, r.tables ?? [])}\n`);
+    const flagsOf = new Map(
+      cells.map((cell) => {
+        const f = cellFlags(flags, explicit, cell);
+        return [cell, f.out ? { ...f, out: outPath(f.out, cell) } : f];
+      }),
+    );
+    checkDistinctOut([...flagsOf.values()].map((f) => (f.out ? resolve(f.out) : undefined)));
+    // the store is a top-level setting (or --store): the same for every cell
+    const store = flagsOf.get(cells[0]!)!.store;
+    const results = await runMatrix(cells, async (cell) => this.runOne(flagsOf.get(cell)!, registry, container), (r) => {
+      if (!flags.json) this.log(`${renderSummary(r.summary, store, r.tables ?? [])}\n`);
     });
     if (flags.json) this.printJson(results.map((r) => r.summary));
     else this.log(renderMatrixTable(results));
