@@ -26,6 +26,8 @@ import {
   validatorFor,
 } from '@hpt-bench/core';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { parse as parseYaml } from 'yaml';
+import { EXAMPLE_EVAL_FILE } from '../../packages/cli/src/commands/init.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as Json;
@@ -134,6 +136,15 @@ beforeAll(async () => {
   extra.set('plugins/openai models/openai options', [{ baseUrl: 'not a uri' }, { baseUrl: 'http://exa mple.com/v1' }, { baseUrl: '/v1/chat' }, { baseUrl: 'https://ok.example/v1', apiKeyEnv: '1KEY' }]);
   extra.set('plugins/hpf-strategies strategies/generated-knowledge options', [{ candidates: 0 }, { candidates: 17 }]);
   extra.set('prices', [{}, { m: { input: -1, output: 0 } }]);
+  // the example `hpt-bench init` writes, and one with every field
+  const full = {
+    datasets: [{ id: 'boolq', name: 'boolq-a', data: 'a.jsonl', split: 'validation', limit: 5, filters: { task: ['calculate'], preset: 'small' }, threshold: 0.15, hpiDataset: 1.5 }],
+    models: [{ id: 'openai:llama3', name: 'llama3', baseUrl: 'http://127.0.0.1:8000/v1', apiKeyEnv: 'MY_KEY', knowledgeModel: 'openai:gpt-4o', generation: { temperature: 0.6, topP: 0.9, maxTokens: 64 }, concurrency: 8, timeout: 30 }],
+    mode: 'adaptive', selector: 'fixed:2', selectorBaseUrl: 'http://127.0.0.1:8001/v1', ladder: 'hpf', compat: 'reference', seed: 3, replicates: 2, limit: 10, concurrency: 4,
+    generation: { maxTokens: 128 }, apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'http://127.0.0.1:8000/v1', timeout: 600, maxRetries: 0, cache: false, onInvalid: 'skip', prices: 'prices.json', store: 's.db', out: 'r/{model}-{dataset}.jsonl',
+  };
+  valid.set('eval-config', [parseYaml(EXAMPLE_EVAL_FILE) as Json, full]);
+  extra.set('eval-config', [{ datasets: [], models: [{ id: 'm' }] }, { datasets: [{ id: 'd', filters: { task: [] } }], models: [{ id: 'm', apiKeyEnv: 'sk-123', concurrency: 0 }] }]);
   const manifest = pluginManifests('plugins').get('plugins/hpf-strategies') as { contributes: { strategies: Record<string, Json>[] } };
   const both = structuredClone(manifest);
   both.contributes.strategies[3]!.kind = 'single-call'; // module + export + kind: the strategy oneOf fails
@@ -215,7 +226,7 @@ describe('precompiled schemas (scripts/precompile-schemas.mjs)', () => {
   });
 
   it('serves schemas/<name>.schema.json from the build', () => {
-    for (const name of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'hibench-record']) {
+    for (const name of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'hibench-record', 'eval-config']) {
       expect(schemaValidator(name), name).toBe(precompiled[schemaKey(schemas.get(name)!)]);
     }
   });
@@ -262,7 +273,7 @@ describe('precompiled schemas (scripts/precompile-schemas.mjs)', () => {
       import { readFileSync } from 'node:fs';
       await import('reflect-metadata');
       const core = await import(${JSON.stringify(join(ROOT, 'packages/core/dist/index.js'))});
-      for (const n of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'hibench-record']) core.schemaValidator(n);
+      for (const n of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'hibench-record', 'eval-config']) core.schemaValidator(n);
       const openai = JSON.parse(readFileSync(${JSON.stringify(join(ROOT, 'plugins/openai/package.json'))}, 'utf8'))['hpt-bench'].contributes.models[0].options;
       core.assertValidAgainst(openai, { baseUrl: 'https://example.com/v1' }, 'options');
       let threw = false;

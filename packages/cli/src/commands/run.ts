@@ -6,12 +6,19 @@ import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOpti
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
+import { cellFlags, explicitFlags, loadEvalFile, outPath } from '../eval-config.js';
+import { checkDistinctOut, renderMatrixTable, runMatrix } from '../matrix.js';
+
+/** The parsed flags of `run`. */
+type RunFlags = Interfaces.InferredFlags<typeof Run.flags & typeof Run.baseFlags>;
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
   static override summary = 'Climb the HPF ladder on every sample of a dataset and report the HPI.';
   static override description = `For each sample, try the ladder's levels in order (default: the five HPT levels role, zero-shot-cot, three-shot-cot, least-to-most, generated-knowledge), stop at the first level the scorer accepts, and record that level; a sample no level solves scores m + HPI_Dataset. Results are stored in SQLite (--store) as they finish. The dataset ids, their shipped splits and (generated datasets) their filters: \`hpt-bench list datasets --json\`.`;
   static override examples = [
+    '<%= config.bin %> run --config eval.yaml',
+    '<%= config.bin %> run --config eval.yaml --limit 3 --json',
     '<%= config.bin %> run --dataset <id> --split mini --model baseline:random',
     'OPENAI_API_KEY=... <%= config.bin %> run --dataset my-dataset --data samples.jsonl --model openai:gpt-4o-mini --limit 50',
     '<%= config.bin %> run --dataset my-dataset --data samples.json --model openai:llama3 --base-url http://127.0.0.1:8000/v1 --json',
@@ -21,11 +28,12 @@ export default class Run extends HptCommand {
   ];
 
   static override flags = {
-    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`); required unless --resume' }),
+    config: Flags.string({ description: 'run the evaluation file FILE (YAML or JSON, schemas/eval-config.schema.json; `hpt-bench init` writes an example): every model × dataset in it is one run, run in turn; flags given here override the file; --json prints an array of run summaries' }),
+    dataset: Flags.string({ char: 'd', description: 'dataset id (see `hpt-bench list datasets`); required unless --resume or --config (with --config: run only this dataset of the file)' }),
     data: Flags.string({ description: 'read samples from this .json/.jsonl file (Hugging Face field layout or the HPT representative-set layout)' }),
     split: Flags.string({ description: "split: a shipped one such as 'mini', or a Hugging Face split (default: the paper's)" }),
     limit: Flags.integer({ char: 'n', description: 'evaluate only the first N samples', min: 1 }),
-    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model; required unless --resume' }),
+    model: Flags.string({ char: 'm', description: 'model id: openai:<model>, baseline:oracle, baseline:random, or a plugin model; required unless --resume or --config (with --config: run only this model of the file)' }),
     'knowledge-model': Flags.string({ description: 'model that generates knowledge at the generated-knowledge level (default: --model)' }),
     ladder: Flags.string({ description: 'ladder id or a JSON file {"id","levels":[...]}', default: 'hpf' }),
     mode: Flags.string({ description: 'manual: climb the ladder level by level (hpt.md §2.1); adaptive: a selector picks the level at each of m iterations and a sample solved by level x at iteration i scores x + i (§2.3)', options: ['manual', 'adaptive'], default: 'manual', helpGroup: 'ADAPTIVE' }),
@@ -63,6 +71,68 @@ export default class Run extends HptCommand {
       process.stderr.write('warning: --samples is deprecated and will be removed: use --replicates (replicates per sample)\n');
       flags.replicates = flags.samples;
     }
+    if (flags.config) {
+      const explicit = explicitFlags(argv, { ...Run.flags, ...Run.baseFlags });
+      if (explicit.has('samples')) explicit.add('replicates');
+      await this.runConfigFile(flags.config, flags, explicit, registry, container);
+      return;
+    }
+    const { summary, tables } = await this.runOne(flags, registry, container);
+    if (flags.json) this.printJson(summary);
+    else this.log(renderSummary(summary, flags.store, tables));
+    if (!summary.complete) this.failIncomplete(summary);
+  }
+
+  /**
+   * `--config FILE`: every model × dataset of the evaluation file, one run each (`runMatrix`), with the file's values
+   * under the command-line flags (`cellFlags`). Prints each run's summary as it finishes and one combined table, or
+   * with `--json` one array of the run summaries (also for a single cell).
+   * @throws HptError `E_CONFIG` for an invalid file, `--resume` with `--config`, `--model`/`--dataset` matching no
+   *   entry, or two cells writing the same `--out`; a cell's own error, prefixed with its labels.
+   */
+  private async runConfigFile(file: string, flags: RunFlags, explicit: Set<string>, registry: Registry, container: DependencyContainer): Promise<void> {
+    if (flags.resume) throw new HptError('E_CONFIG', '--resume continues one stored run and cannot be combined with --config (running the same --config again continues its unfinished runs)');
+    let cells = loadEvalFile(file);
+    // --model / --dataset select the file's entries (by id or label) instead of replacing them all
+    for (const key of ['model', 'dataset'] as const) {
+      const wanted = flags[key];
+      if (!explicit.has(key) || wanted === undefined) continue;
+      cells = cells.filter((c) => c.values[key] === wanted || c[key] === wanted);
+      if (!cells.length) throw new HptError('E_CONFIG', `--${key} ${wanted} is not a ${key} of ${file}`);
+      explicit.delete(key);
+    }
+    const flagsOf = new Map(
+      cells.map((cell) => {
+        const f = cellFlags(flags, explicit, cell);
+        return [cell, f.out ? { ...f, out: outPath(f.out, cell) } : f];
+      }),
+    );
+    checkDistinctOut([...flagsOf.values()].map((f) => (f.out ? resolve(f.out) : undefined)));
+    // the store is a top-level setting (or --store): the same for every cell
+    const store = flagsOf.get(cells[0]!)!.store;
+    const results = await runMatrix(cells, async (cell) => this.runOne(flagsOf.get(cell)!, registry, container), (r) => {
+      if (!flags.json) this.log(`${renderSummary(r.summary, store, r.tables ?? [])}\n`);
+    });
+    if (flags.json) this.printJson(results.map((r) => r.summary));
+    else this.log(renderMatrixTable(results));
+    const last = results.at(-1);
+    if (last && !last.summary.complete) this.failIncomplete(last.summary, cells.length - results.length);
+  }
+
+  /** A run that finished with errored samples: its figures cover the scored samples only; say so and exit 1. */
+  private failIncomplete(summary: RunSummary, notRun = 0): never {
+    const rest = notRun ? `; the ${notRun} later runs of the matrix were not started` : '';
+    process.stderr.write(`Error: ${summary.errored} samples errored, so run ${summary.runId} is not complete (first error: ${summary.erroredSamples?.[0]?.error ?? 'see --json'}); re-run the same command to retry them${rest}\n`);
+    this.exit(1);
+  }
+
+  /**
+   * One run, the job of `hpt-bench run` without `--config` and of each cell of a matrix: the flags' configuration (or
+   * with `--resume` the stored one), prepared, executed (progress, signals), and `--out` written.
+   * @returns the run summary and, for a complete run without `--json`, the report views' tables of it.
+   * @throws HptError from configuration, preparation and execution (nothing is printed).
+   */
+  private async runOne(flags: RunFlags, registry: Registry, container: DependencyContainer): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
     if (flags.out) checkWritable(flags.out);
     const execution = {
       concurrency: flags.concurrency,
@@ -79,7 +149,7 @@ export default class Run extends HptCommand {
       const endpoint: Record<string, Json> = flags['base-url'] ? { baseUrl: flags['base-url'] } : {};
       config = { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
     } else {
-      if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run)');
+      if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run, or --config FILE)');
       config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
     }
     const session = RunSession.forRun(flags.store, config, container, this.logger, this.config.version);
@@ -87,7 +157,7 @@ export default class Run extends HptCommand {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
       if (!flags.resume) config = session.withSavedHpiDataset(config, registry.get('datasets', config.dataset).id);
       const prepared = await prepareRun(config, registry, container);
-      await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] }, () => this.summaryViews(registry, container));
+      return await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] }, () => this.summaryViews(registry, container));
     } catch (e) {
       // the error is what the user sees; a store that cannot close cleanly (it already failed) must not replace it
       try {
@@ -100,7 +170,7 @@ export default class Run extends HptCommand {
   }
 
   /** The run configuration the flags describe. */
-  private configFromFlags(flags: Interfaces.InferredFlags<typeof Run.flags>, dataset: string, model: string, timeoutMs: number, execution: Partial<RunConfig>): RunConfig {
+  private configFromFlags(flags: RunFlags, dataset: string, model: string, timeoutMs: number, execution: Partial<RunConfig>): RunConfig {
     const config: RunConfig = {
       dataset,
       ...(flags.data ? { data: resolve(flags.data) } : {}),
@@ -137,13 +207,16 @@ export default class Run extends HptCommand {
     return config;
   }
 
-  /** Run the prepared evaluation with a progress bar, SIGINT handling, `--out` and the summary output. */
   /** The report views, for the tables under a finished run's summary (a view whose code fails to load is left out). */
   private async summaryViews(registry: Registry, container: DependencyContainer): Promise<ReportViews> {
     return loadReportViews(registry, container, { onCodeError: (c, e) => this.logger.debug(`report view ${c.qualifiedId}: ${(e as Error).message}`) });
   }
 
-  private async execute(prepared: PreparedRun, session: RunSession, flags: Interfaces.InferredFlags<typeof Run.flags>, plan: RunPlan, views: () => Promise<ReportViews>): Promise<void> {
+  /**
+   * Run the prepared evaluation with a progress bar and SIGINT/SIGTERM handling, then write `--out`.
+   * @returns the summary, and the report views' tables of a complete run without `--json`.
+   */
+  private async execute(prepared: PreparedRun, session: RunSession, flags: RunFlags, plan: RunPlan, views: () => Promise<ReportViews>): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
     const { config } = prepared;
 
     const mode = progressMode({ json: Boolean(flags.json), progress: flags.progress, tty: Boolean(process.stderr.isTTY) });
@@ -191,13 +264,7 @@ export default class Run extends HptCommand {
     } finally {
       session.close();
     }
-    if (flags.json) this.printJson(summary);
-    else this.log(renderSummary(summary, flags.store, tables));
-    if (!summary.complete) {
-      // the figures above cover the scored samples only: say so, and exit as a runtime failure
-      process.stderr.write(`Error: ${summary.errored} samples errored, so run ${summary.runId} is not complete (first error: ${summary.erroredSamples?.[0]?.error ?? 'see --json'}); re-run the same command to retry them\n`);
-      this.exit(1);
-    }
+    return { summary, tables };
   }
 }
 

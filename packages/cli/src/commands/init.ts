@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Args, Flags } from '@oclif/core';
+import { HptError } from '@hpt-bench/core';
+import { HptCommand } from '../base.js';
+
+/**
+ * The example evaluation file `hpt-bench init` writes: 2 models × 2 datasets that run offline as they are (the
+ * baselines on the embedded `mini` splits), with every other setting shown in comments.
+ */
+export const EXAMPLE_EVAL_FILE = `# hpt-bench evaluation file: \`hpt-bench run --config eval.yaml\`
+# Format: schemas/eval-config.schema.json (YAML or JSON). Every model × every dataset below is one run, run in turn;
+# each is stored and resumable on its own, so running this file again continues unfinished runs and answers the
+# finished ones from the cache. Command-line flags override this file (e.g. --limit 3, --seed 7, --json).
+# Precedence: command-line flag > a dataset's or model's own entry > the top-level entry here > the flag's default.
+# Relative paths (data, prices, store, out) are relative to this file's directory.
+
+datasets:
+  - id: boolq
+    split: mini            # the embedded demo split (no download)
+    # data: boolq-validation.jsonl   # or your own .json/.jsonl samples
+    # limit: 50                      # only the first 50 samples
+  - id: gsm8k
+    split: mini
+  # - id: iwslt                      # metric-solved datasets need a threshold
+  #   data: iwslt-test.jsonl
+  #   threshold: 0.15
+  # - id: binary-tree                # a generated dataset (HiBench) with filters
+  #   filters: { task: [balance], preset: [easy] }
+  #   limit: 20
+
+models:
+  - id: baseline:oracle     # answers with the target
+  - id: baseline:random     # a seeded valid answer
+  # - id: openai:gpt-4o-mini
+  #   apiKeyEnv: OPENAI_API_KEY     # the variable that holds the key (never the key itself)
+  #   concurrency: 8
+  # - id: openai:llama3
+  #   name: llama3-local            # label in the table and in {model} of out
+  #   baseUrl: http://127.0.0.1:11434/v1
+  #   generation: { temperature: 0.6, topP: 0.9, maxTokens: 1024 }
+
+# Defaults of every run (all optional):
+seed: 0
+compat: strict              # or reference (reproduce the authors' code)
+replicates: 1               # ladder climbs per sample (pass@k)
+# limit: 100                # samples per dataset unless the dataset says otherwise
+# concurrency: 4
+# generation: { temperature: 0.6, topP: 0.9, maxTokens: 1024 }
+# ladder: hpf
+# mode: adaptive            # the adaptive HPF, with a selector:
+# selector: fixed:2
+# prices: prices.json       # USD per 1M tokens per model id (schemas/prices.schema.json)
+store: .hpt-bench/hpt-bench.db
+# out: results/{model}-{dataset}.jsonl   # one JSONL file per run
+`;
+
+/** `hpt-bench init [FILE]`: write a commented example evaluation file. */
+export default class Init extends HptCommand {
+  static override summary = 'Write a commented example evaluation file for `hpt-bench run --config`.';
+  static override description = 'The example runs 2 models × 2 datasets offline as it is (baseline:oracle and baseline:random on the embedded mini splits of boolq and gsm8k); its comments show the other settings (your data, OpenAI-compatible models with their endpoint and key variable, generation settings, limits, prices, out). The format is schemas/eval-config.schema.json. An existing file is kept unless --force.';
+  static override examples = ['<%= config.bin %> init', '<%= config.bin %> init evals/boolq.yaml && <%= config.bin %> run --config evals/boolq.yaml'];
+  static override args = {
+    file: Args.string({ description: 'file to write', default: 'eval.yaml' }),
+  };
+  static override flags = {
+    force: Flags.boolean({ description: 'overwrite FILE when it exists', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Init);
+    const path = resolve(args.file);
+    if (existsSync(path)) {
+      if (statSync(path).isDirectory()) throw new HptError('E_CONFIG', `${args.file} is a directory; give a file name`);
+      if (!flags.force) throw new HptError('E_CONFIG', `${args.file} exists; it is kept (--force overwrites it)`);
+    }
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, EXAMPLE_EVAL_FILE);
+    } catch (e) {
+      throw new HptError('E_CONFIG', `cannot write ${args.file}: ${(e as Error).message}`);
+    }
+    if (flags.json) this.printJson({ file: path });
+    else this.log(`wrote ${args.file}; run it with: hpt-bench run --config ${args.file}`);
+  }
+}
