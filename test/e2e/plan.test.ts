@@ -5,7 +5,7 @@
  * file (one row per cell), `--json`, `--prices`, and an estimate from an earlier completed run. Every plan leaves the
  * server without a request.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,7 @@ describe('hpt-bench plan', () => {
     expect(p0!.callsUpperBound).toBe(6 * HPF_MAX);
     expect(p0!.callsEstimate).toBe(6 * HPF_MAX);
     expect(s.requests).toHaveLength(0);
+    expect(existsSync(store)).toBe(false); // the plan reads a store, never creates one
 
     const run = await runCli(['run', ...flags, '--json']);
     expect(run.code).toBe(1);
