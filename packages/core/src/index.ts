@@ -35,6 +35,7 @@ export * from './run/resolve.js';
 export * from './run/session.js';
 export * from './run/resume.js';
 export * from './run/execute.js';
+export * from './run/plan.js';
 export * from './run/summary.js';
 export * from './run/score.js';
 export * from './judge/index.js';

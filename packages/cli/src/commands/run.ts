@@ -6,11 +6,11 @@ import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOpti
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
-import { cellFlags, explicitFlags, loadEvalFile, outPath } from '../eval-config.js';
+import { cellFlags, type EvalCell, explicitFlags, loadEvalFile, outPath } from '../eval-config.js';
 import { checkDistinctOut, renderMatrixTable, runMatrix } from '../matrix.js';
 
-/** The parsed flags of `run`. */
-type RunFlags = Interfaces.InferredFlags<typeof Run.flags & typeof Run.baseFlags>;
+/** The parsed flags of `run` (and of `plan`, which takes the same flags). */
+export type RunFlags = Interfaces.InferredFlags<typeof Run.flags & typeof Run.baseFlags>;
 
 /** `hpt-bench run`: the manual HPF ladder over a dataset, with HPI, accuracy and per-level counts (hpt.md §2.1). */
 export default class Run extends HptCommand {
@@ -72,8 +72,7 @@ export default class Run extends HptCommand {
       flags.replicates = flags.samples;
     }
     if (flags.config) {
-      const explicit = explicitFlags(argv, { ...Run.flags, ...Run.baseFlags });
-      if (explicit.has('samples')) explicit.add('replicates');
+      const explicit = explicitRunFlags(argv);
       await this.runConfigFile(flags.config, flags, explicit, registry, container);
       return;
     }
@@ -91,25 +90,7 @@ export default class Run extends HptCommand {
    *   entry, or two cells writing the same `--out`; a cell's own error, prefixed with its labels.
    */
   private async runConfigFile(file: string, flags: RunFlags, explicit: Set<string>, registry: Registry, container: DependencyContainer): Promise<void> {
-    if (flags.resume) throw new HptError('E_CONFIG', '--resume continues one stored run and cannot be combined with --config (running the same --config again continues its unfinished runs)');
-    let cells = loadEvalFile(file);
-    // --model / --dataset select the file's entries (by id or label) instead of replacing them all
-    for (const key of ['model', 'dataset'] as const) {
-      const wanted = flags[key];
-      if (!explicit.has(key) || wanted === undefined) continue;
-      cells = cells.filter((c) => c.values[key] === wanted || c[key] === wanted);
-      if (!cells.length) throw new HptError('E_CONFIG', `--${key} ${wanted} is not a ${key} of ${file}`);
-      explicit.delete(key);
-    }
-    const flagsOf = new Map(
-      cells.map((cell) => {
-        const f = cellFlags(flags, explicit, cell);
-        return [cell, f.out ? { ...f, out: outPath(f.out, cell) } : f];
-      }),
-    );
-    checkDistinctOut([...flagsOf.values()].map((f) => (f.out ? resolve(f.out) : undefined)));
-    // the store is a top-level setting (or --store): the same for every cell
-    const store = flagsOf.get(cells[0]!)!.store;
+    const { cells, flagsOf, store } = matrixCells(file, flags, explicit);
     const results = await runMatrix(cells, async (cell) => this.runOne(flagsOf.get(cell)!, registry, container), (r) => {
       if (!flags.json) this.log(`${renderSummary(r.summary, store, r.tables ?? [])}\n`);
     });
@@ -134,24 +115,7 @@ export default class Run extends HptCommand {
    */
   private async runOne(flags: RunFlags, registry: Registry, container: DependencyContainer): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
     if (flags.out) checkWritable(flags.out);
-    const execution = {
-      concurrency: flags.concurrency,
-      cache: flags.cache,
-      maxRetries: flags['max-retries'],
-      ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
-      ...(flags['unsafe-sandbox'] ? { unsafeSandbox: true } : {}),
-    };
-    const { timeoutMs } = modelOptionsFrom(flags);
-    let config: RunConfig;
-    if (flags.resume) {
-      config = storedRunConfig(flags.store, flags.resume);
-      // the stored base URL has no credentials: a --base-url given again (with them) is used for the calls
-      const endpoint: Record<string, Json> = flags['base-url'] ? { baseUrl: flags['base-url'] } : {};
-      config = { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
-    } else {
-      if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run, or --config FILE)');
-      config = this.configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
-    }
+    let config = runConfigOf(flags);
     const session = RunSession.forRun(flags.store, config, container, this.logger, this.config.version);
     try {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
@@ -167,44 +131,6 @@ export default class Run extends HptCommand {
       }
       throw e;
     }
-  }
-
-  /** The run configuration the flags describe. */
-  private configFromFlags(flags: RunFlags, dataset: string, model: string, timeoutMs: number, execution: Partial<RunConfig>): RunConfig {
-    const config: RunConfig = {
-      dataset,
-      ...(flags.data ? { data: resolve(flags.data) } : {}),
-      ...(flags.split ? { split: flags.split } : {}),
-      ...(flags.limit ? { limit: flags.limit } : {}),
-      model,
-      ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
-      modelOptions: { ...modelOptionsFrom(flags), timeoutMs, maxResponseBytes: flags['max-response-bytes'] },
-      ladder: flags.ladder,
-      compat: flags.compat as RunConfig['compat'],
-      seed: flags.seed ?? 0,
-      concurrency: flags.concurrency,
-      generation: {
-        temperature: numberFlag('--temperature', flags.temperature, 0, 2),
-        topP: numberFlag('--top-p', flags['top-p'], 0, 1),
-        maxTokens: flags['max-tokens'],
-        ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-      },
-      onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
-      cacheDir: flags['cache-dir'],
-      ...(flags.replicates > 1 ? { replicates: flags.replicates } : {}),
-      ...(flags.threshold !== undefined ? { scorerOptions: { threshold: numberFlag('--threshold', flags.threshold, 0, 1) } } : {}),
-      ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: numberFlag('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
-      ...(flags.mode === 'adaptive' ? { mode: 'adaptive' as const } : {}),
-      ...(flags.selector ? { selector: flags.selector } : {}),
-      ...(flags['selector-base-url'] ? { selectorBaseUrl: flags['selector-base-url'] } : {}),
-      ...execution,
-    };
-    if (flags.mode === 'adaptive' && !flags.selector) throw new HptError('E_CONFIG', "--mode adaptive needs --selector: a model id for the paper's prompt-selector (e.g. openai:llama3) or fixed:<level>");
-    if (flags['selector-base-url']) checkEndpointUrl('--selector-base-url', flags['selector-base-url']);
-    if (flags.mode !== 'adaptive' && (flags.selector || flags['selector-base-url'])) throw new HptError('E_CONFIG', '--selector and --selector-base-url apply to --mode adaptive only');
-    const filters = parseFilterOptions(flags.filter ?? []);
-    if (Object.keys(filters).length) config.filters = filters;
-    return config;
   }
 
   /** The report views, for the tables under a finished run's summary (a view whose code fails to load is left out). */
@@ -266,6 +192,106 @@ export default class Run extends HptCommand {
     }
     return { summary, tables };
   }
+}
+
+/** The flags given on the command line `argv` (`explicitFlags`; `--samples` stands for `--replicates`), for `--config`. */
+export function explicitRunFlags(argv: readonly string[]): Set<string> {
+  const explicit = explicitFlags(argv, { ...Run.flags, ...Run.baseFlags });
+  if (explicit.has('samples')) explicit.add('replicates');
+  return explicit;
+}
+
+/**
+ * The run configuration of `flags` (shared by `run` and `plan`): with `--resume` the stored run's configuration (the
+ * endpoint, key variable, timeout, response limit and execution settings of these flags over it), else the flags'
+ * configuration. Prices (`--prices`) are read here.
+ * @throws HptError `E_CONFIG` for missing `--dataset`/`--model`, invalid values, an unreadable prices file, or a
+ *   `--resume` run that does not exist.
+ */
+export function runConfigOf(flags: RunFlags): RunConfig {
+  const execution = {
+    concurrency: flags.concurrency,
+    cache: flags.cache,
+    maxRetries: flags['max-retries'],
+    ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
+    ...(flags['unsafe-sandbox'] ? { unsafeSandbox: true } : {}),
+  };
+  const { timeoutMs } = modelOptionsFrom(flags);
+  if (flags.resume) {
+    const config = storedRunConfig(flags.store, flags.resume);
+    // the stored base URL has no credentials: a --base-url given again (with them) is used for the calls
+    const endpoint: Record<string, Json> = flags['base-url'] ? { baseUrl: flags['base-url'] } : {};
+    return { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
+  }
+  if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run, or --config FILE)');
+  return configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
+}
+
+/**
+ * The cells of evaluation file `file` (shared by `run --config` and `plan --config`) and each cell's flags: the file's
+ * values under the command-line flags (`cellFlags`), `--out` templates filled in; `--model`/`--dataset` given on the
+ * command line select entries (and are removed from `explicit`).
+ * @returns the cells in matrix order, their flags, and the store (a top-level setting: the same for every cell).
+ * @throws HptError `E_CONFIG` for an invalid file, `--resume` with `--config`, `--model`/`--dataset` matching no
+ *   entry, or two cells writing the same `--out`.
+ */
+export function matrixCells(file: string, flags: RunFlags, explicit: Set<string>): { cells: EvalCell[]; flagsOf: Map<EvalCell, RunFlags>; store: string } {
+  if (flags.resume) throw new HptError('E_CONFIG', '--resume continues one stored run and cannot be combined with --config (running the same --config again continues its unfinished runs)');
+  let cells = loadEvalFile(file);
+  // --model / --dataset select the file's entries (by id or label) instead of replacing them all
+  for (const key of ['model', 'dataset'] as const) {
+    const wanted = flags[key];
+    if (!explicit.has(key) || wanted === undefined) continue;
+    cells = cells.filter((c) => c.values[key] === wanted || c[key] === wanted);
+    if (!cells.length) throw new HptError('E_CONFIG', `--${key} ${wanted} is not a ${key} of ${file}`);
+    explicit.delete(key);
+  }
+  const flagsOf = new Map(
+    cells.map((cell) => {
+      const f = cellFlags(flags, explicit, cell);
+      return [cell, f.out ? { ...f, out: outPath(f.out, cell) } : f];
+    }),
+  );
+  checkDistinctOut([...flagsOf.values()].map((f) => (f.out ? resolve(f.out) : undefined)));
+  return { cells, flagsOf, store: flagsOf.get(cells[0]!)!.store };
+}
+
+/** The run configuration the flags describe. */
+function configFromFlags(flags: RunFlags, dataset: string, model: string, timeoutMs: number, execution: Partial<RunConfig>): RunConfig {
+  const config: RunConfig = {
+    dataset,
+    ...(flags.data ? { data: resolve(flags.data) } : {}),
+    ...(flags.split ? { split: flags.split } : {}),
+    ...(flags.limit ? { limit: flags.limit } : {}),
+    model,
+    ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
+    modelOptions: { ...modelOptionsFrom(flags), timeoutMs, maxResponseBytes: flags['max-response-bytes'] },
+    ladder: flags.ladder,
+    compat: flags.compat as RunConfig['compat'],
+    seed: flags.seed ?? 0,
+    concurrency: flags.concurrency,
+    generation: {
+      temperature: numberFlag('--temperature', flags.temperature, 0, 2),
+      topP: numberFlag('--top-p', flags['top-p'], 0, 1),
+      maxTokens: flags['max-tokens'],
+      ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+    },
+    onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
+    cacheDir: flags['cache-dir'],
+    ...(flags.replicates > 1 ? { replicates: flags.replicates } : {}),
+    ...(flags.threshold !== undefined ? { scorerOptions: { threshold: numberFlag('--threshold', flags.threshold, 0, 1) } } : {}),
+    ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: numberFlag('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
+    ...(flags.mode === 'adaptive' ? { mode: 'adaptive' as const } : {}),
+    ...(flags.selector ? { selector: flags.selector } : {}),
+    ...(flags['selector-base-url'] ? { selectorBaseUrl: flags['selector-base-url'] } : {}),
+    ...execution,
+  };
+  if (flags.mode === 'adaptive' && !flags.selector) throw new HptError('E_CONFIG', "--mode adaptive needs --selector: a model id for the paper's prompt-selector (e.g. openai:llama3) or fixed:<level>");
+  if (flags['selector-base-url']) checkEndpointUrl('--selector-base-url', flags['selector-base-url']);
+  if (flags.mode !== 'adaptive' && (flags.selector || flags['selector-base-url'])) throw new HptError('E_CONFIG', '--selector and --selector-base-url apply to --mode adaptive only');
+  const filters = parseFilterOptions(flags.filter ?? []);
+  if (Object.keys(filters).length) config.filters = filters;
+  return config;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, type StrategyContext, type Usage } from '@hpt-bench/sdk';
+import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, type StrategyContext, type StrategyOutput, type Usage } from '@hpt-bench/sdk';
 import { assemblePrompt } from '../prompt/assemble.js';
 
 /** One rung: its 1-based level and the strategy that runs it. */
@@ -63,6 +63,28 @@ export class LadderEngine {
    */
   async attempt(sample: Sample, rung: LadderLevel, iteration?: number): Promise<AttemptRecord> {
     const s = this.setup;
+    const { out, calls } = await this.runLevel(sample, rung, iteration);
+    const verdict = await s.scorer.score(sample, out.graded, { compat: s.compat, options: s.scorerOptions });
+    return {
+      level: rung.level,
+      strategy: rung.strategyId,
+      solved: verdict.solved,
+      score: verdict.score,
+      extracted: verdict.extracted,
+      graded: out.graded,
+      calls,
+      ...(out.notes ? { notes: out.notes } : {}),
+      ...(iteration !== undefined ? { iteration } : {}),
+    };
+  }
+
+  /**
+   * Run one level's strategy on one sample without grading it: its output and its calls in `seq` order. The model
+   * requests are exactly those `attempt` makes (`hpt-bench plan` runs it with stand-in models to see them without
+   * calling any endpoint). Model errors propagate.
+   */
+  async runLevel(sample: Sample, rung: LadderLevel, iteration?: number): Promise<{ out: StrategyOutput; calls: CallRecord[] }> {
+    const s = this.setup;
     const calls: CallRecord[] = [];
     let seq = 0;
     const ctx: StrategyContext = {
@@ -116,18 +138,7 @@ export class LadderEngine {
       },
     };
     const out = await rung.strategy.run(ctx);
-    const verdict = await s.scorer.score(sample, out.graded, { compat: s.compat, options: s.scorerOptions });
-    return {
-      level: rung.level,
-      strategy: rung.strategyId,
-      solved: verdict.solved,
-      score: verdict.score,
-      extracted: verdict.extracted,
-      graded: out.graded,
-      calls: calls.sort((a, b) => a.seq - b.seq),
-      ...(out.notes ? { notes: out.notes } : {}),
-      ...(iteration !== undefined ? { iteration } : {}),
-    };
+    return { out, calls: calls.sort((a, b) => a.seq - b.seq) };
   }
 }
 

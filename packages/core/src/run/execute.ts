@@ -87,21 +87,10 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   // everything that can fail on the configuration or the data's first record fails before a run row exists, so a
   // mistake never leaves a run to "resume": the scorer's environment check, then the first sample of the stream
   const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
-  const loaded = prepared.dataset.load({
-    data: config.data,
-    split: config.split,
-    onInvalid: config.onInvalid,
-    cacheDir: config.cacheDir,
-    hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
-    warn: (m) => {
-      skipped++;
-      hooks.logger.warn(m);
-    },
-    seed: config.seed,
-    compat: config.compat,
-    filters: config.filters ?? {},
-  });
-  const stream = replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config))[Symbol.asyncIterator]();
+  const stream = sampleStream(prepared, config, (m) => {
+    skipped++;
+    hooks.logger.warn(m);
+  })[Symbol.asyncIterator]();
   const first = await stream.next();
   if (first.done) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
   const version = session.hptBenchVersion;
@@ -229,6 +218,26 @@ export async function countSamples(prepared: PreparedRun, config: RunConfig): Pr
   let n = 0;
   for await (const _ of limitStream(loaded, config.limit)) n++;
   return n * replicatesOf(config);
+}
+
+/**
+ * The samples a run's configuration streams, as `executeRun` streams them: the dataset's records (generic-pack inputs
+ * filled in), up to `limit`, each `replicates` times (replicate r at index `input index * n + r`). Nothing is called;
+ * `warn` receives the records skipped under `--on-invalid skip`. @throws what the dataset's `load` throws.
+ */
+export function sampleStream(prepared: PreparedRun, config: RunConfig, warn: (message: string) => void = () => undefined): AsyncGenerator<Sample> {
+  const loaded = prepared.dataset.load({
+    data: config.data,
+    split: config.split,
+    onInvalid: config.onInvalid,
+    cacheDir: config.cacheDir,
+    hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
+    warn,
+    seed: config.seed,
+    compat: config.compat,
+    filters: config.filters ?? {},
+  });
+  return replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config));
 }
 
 /** `head`, then the rest of `rest` (a stream whose first item was taken to check it). */

@@ -90,3 +90,14 @@ export class CallCache {
     return r.changes;
   }
 }
+
+/**
+ * A read-only lookup of the cache table of a store opened for reading (`hpt-bench plan`): whether an entry exists for
+ * a key, without counting a hit or creating the table (a store without one has no entries).
+ */
+export function cacheLookup(db: Database.Database): (key: string) => boolean {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'call_cache'").get();
+  if (!table) return () => false;
+  const stmt = db.prepare('SELECT 1 FROM call_cache WHERE key = ?');
+  return (key) => stmt.get(key) !== undefined;
+}
