@@ -27,7 +27,7 @@ import {
 } from '@hpt-bench/core';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { parse as parseYaml } from 'yaml';
-import { EXAMPLE_EVAL_FILE } from '../../packages/cli/src/commands/init.js';
+import { exampleEvalFile } from '../../packages/cli/src/commands/init.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as Json;
@@ -143,7 +143,7 @@ beforeAll(async () => {
     mode: 'adaptive', selector: 'fixed:2', selectorBaseUrl: 'http://127.0.0.1:8001/v1', ladder: 'hpf', compat: 'reference', seed: 3, replicates: 2, limit: 10, concurrency: 4,
     generation: { maxTokens: 128 }, apiKeyEnv: 'OPENAI_API_KEY', baseUrl: 'http://127.0.0.1:8000/v1', timeout: 600, maxRetries: 0, cache: false, onInvalid: 'skip', prices: 'prices.json', store: 's.db', out: 'r/{model}-{dataset}.jsonl',
   };
-  valid.set('eval-config', [parseYaml(EXAMPLE_EVAL_FILE) as Json, full]);
+  valid.set('eval-config', [parseYaml(exampleEvalFile({ mini: ['first', 'second'], generated: { id: 'gen', filter: 'task', value: 'one' } })) as Json, full]);
   extra.set('eval-config', [{ datasets: [], models: [{ id: 'm' }] }, { datasets: [{ id: 'd', filters: { task: [] } }], models: [{ id: 'm', apiKeyEnv: 'sk-123', concurrency: 0 }] }]);
   const manifest = pluginManifests('plugins').get('plugins/hpf-strategies') as { contributes: { strategies: Record<string, Json>[] } };
   const both = structuredClone(manifest);

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorLine, runCli } from '../helpers/cli.js';
 import { startOpenAIServer, type ReceivedRequest, type TestServer } from '../helpers/openai-server.js';
@@ -66,10 +67,15 @@ describe('hpt-bench init and run --config (baselines, offline)', () => {
     expect(errorLine(again)).toBe('Error: eval.yaml exists; it is kept (--force overwrites it)');
     expect((await runCli(['init', '--force'], { cwd: dir })).code).toBe(0);
 
+    // the example names two installed datasets that ship a `mini` split (the CLI names no benchmark itself)
+    const written = parseYaml(readFileSync(join(dir, 'eval.yaml'), 'utf8')) as { datasets: { id: string; split?: string }[] };
+    expect(written.datasets).toHaveLength(2);
+    expect(written.datasets.every((d) => d.split === 'mini')).toBe(true);
+    const [d1, d2] = written.datasets.map((d) => d.id);
     const r = await runCli(['run', '--config', 'eval.yaml', '--json'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const s = summaries(r.stdout);
-    expect(cellsOf(s)).toEqual(['baseline:oracle|boolq', 'baseline:oracle|gsm8k', 'baseline:random|boolq', 'baseline:random|gsm8k']);
+    expect(cellsOf(s)).toEqual([`baseline:oracle|${d1}`, `baseline:oracle|${d2}`, `baseline:random|${d1}`, `baseline:random|${d2}`]);
     expect(s.every((x) => x.complete)).toBe(true);
     expect(s.filter((x) => x.model === 'baseline:oracle').map((x) => [x.hpi, x.accuracy])).toEqual([[1, 1], [1, 1]]);
     expect(new Set(s.map((x) => x.runId)).size).toBe(4);
@@ -82,7 +88,7 @@ describe('hpt-bench init and run --config (baselines, offline)', () => {
     expect(h.stdout.match(/^run \d{8}T\d{6}-\w+ \(strict, seed 0\) stored in /gm)).toHaveLength(4);
     const table = h.stdout.slice(h.stdout.lastIndexOf('│ model'));
     expect(table).toMatch(/│ model\s+│ dataset\s+│ HPI\s+│ accuracy\s+│ n\s+│ run/);
-    expect(table).toMatch(/│ baseline:oracle\s+│ gsm8k\s+│ 1\.000\s+│ 100\.00%\s+│ 6\s+│/);
+    expect(table).toMatch(new RegExp(`│ baseline:oracle\\s+│ ${d2}\\s+│ 1\\.000\\s+│ 100\\.00%\\s+│ \\d+\\s+│`));
     expect(table.match(/│ baseline:/g)).toHaveLength(4);
   });
 
