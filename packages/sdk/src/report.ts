@@ -100,6 +100,18 @@ export interface ReportRun {
   selections?: number;
   invalidSelections?: number;
   selectorUsage?: ReportUsage;
+  /**
+   * the run's comparability group (issue 16): a canonical key over model, dataset, threshold, ladder level ids, mode,
+   * selector, compat, data (content hash, else source) and HPI_Dataset; runs with equal keys are comparable
+   */
+  group?: string;
+  /**
+   * what tells the group apart from the other groups of its dataset in this report (`6-level ladder (sixth)`,
+   * `data a1b2c3d4`, `HPI_Dataset 2`); empty when nothing does. Part of `modelLabel`.
+   */
+  groupParts?: string[];
+  /** the run's row label in tables and charts (`modelLabel`: model, mode, `[reference]`, then the group parts) */
+  groupLabel?: string;
 }
 
 /** The bootstrap settings a report was computed with (recorded in its JSON). */
@@ -231,7 +243,11 @@ export interface ReportViewContext {
   estimate(units: readonly SampleUnit[], stream: string): UnitEstimate;
   /** the view's label of an id (`labels[id]`), else the id */
   label(id: string): string;
-  /** the row label of a run in paper tables: the model, plus the adaptive selector and `[reference]` compat */
+  /**
+   * the row label of a run in paper tables: the model, plus the adaptive selector and `[reference]` compat, then what
+   * tells its comparability group apart (`ReportRun.groupParts`: ladder, data, HPI_Dataset), so incomparable runs of
+   * one model and dataset get distinct rows
+   */
   modelLabel(run: ReportRun): string;
   /** a chart label of a run, unique within the report (model · dataset, with the run id when two would collide) */
   runLabel(run: ReportRun): string;
