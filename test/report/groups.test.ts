@@ -112,6 +112,8 @@ describe('runGroup / groupParts / latestPerGroup', () => {
     expect(legacy.data).toBe('x.jsonl');
     expect(legacy.key).not.toBe(g2!.key);
     expect(groupParts([g2!, legacy]).get(legacy.key)).toEqual(['data x.jsonl']);
+    expect(runGroup({ dataset: 'boolq', model: 'm', mode: 'manual', config: { split: 'mini' }, summary: { ladder: FIVE }, fingerprint: null }).data).toBe('split mini');
+    expect(runGroup({ dataset: 'boolq', model: 'm', mode: 'manual', config: {}, summary: { ladder: FIVE }, fingerprint: null }).data).toBe('unrecorded');
     // ladders are labelled report-wide (a table row spans datasets), data only within a dataset
     const csqa = runGroup({ ...rec(RUNS[2]!), dataset: 'csqa', summary: { ladder: TWO, hpiDataset: 1.71, compat: 'strict', dataset: 'csqa' }, fingerprint: { ...fingerprint(RUNS[2]!), data: { dataset: 'csqa', source: 'x', split: null, contentHash: HASH_B } } });
     expect(groupParts([g2!, csqa]).get(csqa.key)).toEqual(['2-level ladder (two)']);

@@ -169,8 +169,8 @@ export interface ReportMetricDecl {
 
 /**
  * A declarative table of a report view (schemas/plugin-manifest.schema.json #/$defs/reportTable). Rows are models
- * (`model`, plus the adaptive selector and `[reference]` compat); for each (model, column) the newest run is shown
- * and a note counts the older ones.
+ * (`model`, plus the adaptive selector, `[reference]` compat and the run's `groupParts`: runs with different ladders
+ * or data get different rows); for each (row, column) the newest run is shown and a note counts the older ones.
  * - `layout`: `hpi-accuracy` (hpt.md §7.1: per dataset `<label> HPI` and `<label> Acc` in %, both with intervals),
  *   `hpi-metric` (§7.2: `HPI` and the dataset's metric; headers prefixed by the dataset label when the table has
  *   several datasets) or `threshold` (§7.3: per dataset `<label> HPI <t>` for each threshold t of its runs, then

@@ -13,7 +13,8 @@ import type { RunRecord } from '../store/store.js';
 /**
  * What defines a run's group. `ladderId` is the ladder's id or file name (display only: the key uses `ladder`, the
  * level ids); `data` is `sha256:<hex>` of the data when known, else its source (`--data` path, `<plugin>:<file>`,
- * `hub:...`, `generated`), else `default` (a run without fingerprint and without `--data`).
+ * `hub:...`, `generated`); a run without fingerprint and without `--data`: `split <name>` of its stored config, else
+ * `unrecorded`.
  */
 export interface RunGroup {
   /** the canonical key: equal keys = comparable runs of one model */
@@ -50,7 +51,7 @@ export function runGroup(run: Pick<RunRecord, 'dataset' | 'model' | 'mode' | 'co
   const mode = str(s.mode) ?? run.mode;
   const selector = mode === 'adaptive' ? (str(s.selector) ?? f?.selector ?? null) : null;
   const compat = str(s.compat) ?? f?.compat ?? str(c.compat) ?? 'strict';
-  const data = f?.data?.contentHash ?? str(c.dataHash) ?? f?.data?.source ?? str(c.data) ?? 'default';
+  const data = f?.data?.contentHash ?? str(c.dataHash) ?? f?.data?.source ?? str(c.data) ?? (str(c.split) ? `split ${str(c.split)}` : 'unrecorded');
   const hpiDataset = numOrNull(s.hpiDataset) ?? f?.hpiDataset ?? numOrNull(c.hpiDataset);
   const rawFilters = f ? f.filters : c.filters && typeof c.filters === 'object' && !Array.isArray(c.filters) ? (c.filters as Record<string, string[]>) : null;
   const filters = Object.entries(rawFilters ?? {})
