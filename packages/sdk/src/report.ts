@@ -100,6 +100,18 @@ export interface ReportRun {
   selections?: number;
   invalidSelections?: number;
   selectorUsage?: ReportUsage;
+  /**
+   * the run's comparability group (issue 16): a canonical key over model, dataset, threshold, ladder level ids, mode,
+   * selector, compat, data (content hash, else source) and HPI_Dataset; runs with equal keys are comparable
+   */
+  group?: string;
+  /**
+   * what tells the group apart from the other groups of its dataset in this report (`6-level ladder (sixth)`,
+   * `data a1b2c3d4`, `HPI_Dataset 2`); empty when nothing does. Part of `modelLabel`.
+   */
+  groupParts?: string[];
+  /** the run's row label in tables and charts (`modelLabel`: model, mode, `[reference]`, then the group parts) */
+  groupLabel?: string;
 }
 
 /** The bootstrap settings a report was computed with (recorded in its JSON). */
@@ -157,8 +169,8 @@ export interface ReportMetricDecl {
 
 /**
  * A declarative table of a report view (schemas/plugin-manifest.schema.json #/$defs/reportTable). Rows are models
- * (`model`, plus the adaptive selector and `[reference]` compat); for each (model, column) the newest run is shown
- * and a note counts the older ones.
+ * (`model`, plus the adaptive selector, `[reference]` compat and the run's `groupParts`: runs with different ladders
+ * or data get different rows); for each (row, column) the newest run is shown and a note counts the older ones.
  * - `layout`: `hpi-accuracy` (hpt.md §7.1: per dataset `<label> HPI` and `<label> Acc` in %, both with intervals),
  *   `hpi-metric` (§7.2: `HPI` and the dataset's metric; headers prefixed by the dataset label when the table has
  *   several datasets) or `threshold` (§7.3: per dataset `<label> HPI <t>` for each threshold t of its runs, then
@@ -231,7 +243,11 @@ export interface ReportViewContext {
   estimate(units: readonly SampleUnit[], stream: string): UnitEstimate;
   /** the view's label of an id (`labels[id]`), else the id */
   label(id: string): string;
-  /** the row label of a run in paper tables: the model, plus the adaptive selector and `[reference]` compat */
+  /**
+   * the row label of a run in paper tables: the model, plus the adaptive selector and `[reference]` compat, then what
+   * tells its comparability group apart (`ReportRun.groupParts`: ladder, data, HPI_Dataset), so incomparable runs of
+   * one model and dataset get distinct rows
+   */
   modelLabel(run: ReportRun): string;
   /** a chart label of a run, unique within the report (model · dataset, with the run id when two would collide) */
   runLabel(run: ReportRun): string;

@@ -16,10 +16,12 @@ type Format = (typeof FORMATS)[number];
  */
 export default class Report extends HptCommand {
   static override summary = 'Report on stored runs: tables, paper layouts, bootstrap intervals, an HTML page with charts.';
-  static override description = `Reports every completed run of the store, the runs named as arguments, or the newest run (--latest). HPI and accuracy come with bootstrap 95% percentile intervals over samples (--bootstrap resamples, --seed). Formats: table (aligned text; the default on a terminal), md (Markdown, the default otherwise), csv, json, html (one self-contained file: inline SVG charts, a searchable per-sample ladder trace, no network access). --out writes the report to a file (atomically); its extension (.md .csv .json .html) sets the format unless --format is given.`;
+  static override description = `Reports the newest completed run of each group of comparable runs (same model, dataset and threshold, ladder, mode and selector, compat, data, HPI_Dataset; older runs of a group are left out with a note), every completed run (--all), the runs named as arguments or with --run, or the newest run (--latest). Runs of one model and dataset that differ in ladder, data or HPI_Dataset get separate rows labelled by what differs (e.g. '2-level ladder (two)', 'data 1a2b3c4d'). HPI and accuracy come with bootstrap 95% percentile intervals over samples (--bootstrap resamples, --seed). Formats: table (aligned text; the default on a terminal), md (Markdown, the default otherwise), csv, json, html (one self-contained file: inline SVG charts, a searchable per-sample ladder trace, no network access). --out writes the report to a file (atomically); its extension (.md .csv .json .html) sets the format unless --format is given.`;
   static override examples = [
     '<%= config.bin %> report',
     '<%= config.bin %> report --latest --json',
+    '<%= config.bin %> report --run 20261121T093000-1a2b3c --run 20261121T101500-9f8e7d',
+    '<%= config.bin %> report --all --format md',
     '<%= config.bin %> report 20261121T093000-1a2b3c 20261121T101500-9f8e7d --format md',
     '<%= config.bin %> report --format csv --table hpt --out table1.csv',
     '<%= config.bin %> report --format html --out report.html',
@@ -30,6 +32,8 @@ export default class Report extends HptCommand {
   static override flags = {
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
     latest: Flags.boolean({ description: 'report only the newest run of the store', default: false }),
+    run: Flags.string({ description: 'report this run (repeatable; the same as naming run ids as arguments, which it joins: arguments first)', multiple: true }),
+    all: Flags.boolean({ description: 'report every completed run, not only the newest of each group (model, dataset, ladder, mode, compat, data, HPI_Dataset)', default: false }),
     format: Flags.string({ char: 'f', description: 'table | md | csv | json | html (default: from --out, else table on a terminal, md otherwise)', options: [...FORMATS] }),
     out: Flags.string({ char: 'o', description: 'write the report to this file (a temp file renamed into place)' }),
     table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, usage, and those of the report views of the installed plugins; an unknown id lists the report\'s tables)', multiple: true, delimiter: ',' }),
@@ -40,7 +44,7 @@ export default class Report extends HptCommand {
 
   async run(): Promise<void> {
     const { flags, argv } = await this.parse(Report);
-    const runIds = (argv as string[]).filter((a) => a.length > 0);
+    const runIds = [...(argv as string[]), ...(flags.run ?? [])].filter((a) => a.length > 0);
     const format = resolveFormat(flags.json, flags.format, flags.out);
     if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
     // the paper layouts come from the plugins' report views (not needed for json, which has no tables)
@@ -53,7 +57,7 @@ export default class Report extends HptCommand {
     const store = new RunStore(flags.store, { readonly: true });
     let text: string;
     try {
-      const data = gatherReport(store, flags.store, { runIds, latest: flags.latest, resamples: flags.bootstrap, seed: flags.seed });
+      const data = gatherReport(store, flags.store, { runIds, latest: flags.latest, all: flags.all, resamples: flags.bootstrap, seed: flags.seed });
       if (format === 'json') text = `${JSON.stringify(reportToJson(data))}\n`;
       else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}) });
       else {

@@ -102,7 +102,7 @@ export async function heatmapCharts(runs: readonly ReportRun[], views: ReportVie
     {
       id: 'heatmap-hpi',
       title: 'HPI per model and dataset',
-      caption: 'Mean solving level (unsolved: m + HPI_Dataset); lower is better. The newest run of each model and dataset (and threshold).',
+      caption: `Mean solving level (unsolved: m + HPI_Dataset); lower is better. The newest run of each row (model and group) and dataset (and threshold).${ladderNote(runs)}`,
       // colour scale from level 1 to the largest penalty m + HPI_Dataset of these runs, so runs compare by colour
       svg: await renderSvg(heatmap('HPI (lower is better)', 'HPI', 'orangered', false, hpi, rows, cols, [1, Math.max(2, ...runs.map((r) => Math.max(r.hpi, (r.ladder.length || 5) + r.hpiDataset)))])),
     },
@@ -113,6 +113,15 @@ export async function heatmapCharts(runs: readonly ReportRun[], views: ReportVie
       svg: await renderSvg(heatmap('Accuracy (%)', 'accuracy %', 'greens', false, acc, rows, cols, [0, 100])),
     },
   ];
+}
+
+/**
+ * A caption note when the runs' ladders differ in length (one HPI axis or colour scale then spans HPI values of
+ * different ranges: a 2-level ladder's HPI is not a 6-level ladder's); '' when all ladders have one length.
+ */
+export function ladderNote(runs: readonly ReportRun[]): string {
+  const lengths = [...new Set(runs.map((r) => r.ladder.length))].sort((a, b) => a - b);
+  return lengths.length > 1 ? ` Note: these runs use ladders of ${lengths.join(', ')} levels; their HPI values are on different scales (rows say which ladder) and are not comparable across ladders.` : '';
 }
 
 /** The distribution of solving levels per run (stacked, normalised to 100%), unsolved included. */
@@ -198,7 +207,7 @@ export async function scatterChart(runs: readonly ReportRun[], views: ReportView
       { mark: { type: 'point', filled: true, size: 90, opacity: 0.9 }, encoding: { x, y, color, shape: { field: 'model', type: 'nominal', title: 'model' } } },
     ],
   } as TopLevelSpec;
-  return { id: 'scatter', title: 'Accuracy vs HPI', caption: 'One point per run; bars: bootstrap 95% intervals of HPI (horizontal) and accuracy (vertical).', svg: await renderSvg(spec) };
+  return { id: 'scatter', title: 'Accuracy vs HPI', caption: `One point per run; bars: bootstrap 95% intervals of HPI (horizontal) and accuracy (vertical).${ladderNote(runs)}`, svg: await renderSvg(spec) };
 }
 
 function groupedBars(title: string, axisTitle: string, values: readonly ReportBar[], groups: string[], runOrder: string[], domain?: [number, number]): TopLevelSpec {

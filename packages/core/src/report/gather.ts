@@ -5,7 +5,9 @@
 import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
 import { fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord, RunStore } from '../store/store.js';
+import { modelLabel } from './tables.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
+import { groupParts, latestPerGroup, runGroup } from './groups.js';
 
 /** The report's data shapes live in the SDK (report views compute over them); re-exported here for host code. */
 export type { BootstrapSettings, ReportRun, ReportUsage, SampleUnit };
@@ -21,12 +23,21 @@ export interface ReportData {
    * shown under the runs table and in the JSON report
    */
   fingerprintNotes?: string[];
+  /**
+   * notes on the selection (`selectionNotes`): how many older runs of a reported group were left out, and which;
+   * shown under the runs table and in the JSON report
+   */
+  selectionNotes?: string[];
 }
 
-/** What to report on: named run ids (in that order), or `latest` (the newest run), or else every completed run. */
+/**
+ * What to report on: named run ids (in that order), or `latest` (the newest run), or else the newest completed run of
+ * each comparability group (`runGroup`), or with `all` every completed run.
+ */
 export interface RunSelection {
   runIds?: string[];
   latest?: boolean;
+  all?: boolean;
 }
 
 /** Options of `gatherReport`: the selection plus the bootstrap's `resamples` (default 2000) and `seed` (default 0). */
@@ -44,6 +55,16 @@ const UNITS_NOTE =
  *   that is not completed, or when the store holds no completed run at all. `storePath` only names the store in messages.
  */
 export function selectRuns(store: RunStore, storePath: string, selection: RunSelection): RunRecord[] {
+  return selectReportRuns(store, storePath, selection).runs;
+}
+
+/**
+ * The runs a report covers (as `selectRuns`) and the completed runs it leaves out because a newer run of their group
+ * is reported (`omitted`, oldest first; only when no run is named and neither `latest` nor `all` is given).
+ * @throws HptError as `selectRuns`; `E_CONFIG` for `all` with run ids or `latest`.
+ */
+export function selectReportRuns(store: RunStore, storePath: string, selection: RunSelection): { runs: RunRecord[]; omitted: { run: RunRecord; newer: RunRecord }[] } {
+  if (selection.all && (selection.latest || selection.runIds?.length)) throw new HptError('E_CONFIG', 'give --all, --latest or run ids, not several of them');
   const all = store.listRuns(); // newest first
   const notCompleted = (r: RunRecord) =>
     new HptError(
@@ -62,17 +83,19 @@ export function selectRuns(store: RunStore, storePath: string, selection: RunSel
       if (r.status !== 'completed') throw notCompleted(r);
       out.push(r);
     }
-    return out;
+    return { runs: out, omitted: [] };
   }
   if (selection.latest) {
     const r = all[0];
     if (!r) throw new HptError('E_CONFIG', `no runs in ${storePath}; run \`hpt-bench run ... --store ${storePath}\` first`);
     if (r.status !== 'completed') throw notCompleted(r);
-    return [r];
+    return { runs: [r], omitted: [] };
   }
   const done = all.filter((r) => r.status === 'completed').reverse(); // oldest first
   if (done.length === 0) throw new HptError('E_CONFIG', `no completed runs in ${storePath}${all.length ? ` (${all.length} running or failed; see \`hpt-bench runs --store ${storePath}\`)` : ''}`);
-  return done;
+  if (selection.all) return { runs: done, omitted: [] };
+  const { kept, omitted } = latestPerGroup(done, (r) => runGroup(r).key);
+  return { runs: kept, omitted };
 }
 
 /** A run's done samples in input order, as bootstrap units (one row of `samples` each; errored rows are left out). */
@@ -164,21 +187,31 @@ export function reportRun(run: RunRecord, units: readonly SampleUnit[], options:
 }
 
 /**
- * Gather a report: select the runs (`selectRuns`), read their sample units and compute the bootstrap intervals
+ * Gather a report: select the runs (`selectReportRuns`: named runs, the newest, or the newest of each group), label
+ * each run's group (`group`, `groupParts`, `groupLabel`: `groupParts` over the selected runs), read their sample units and compute the bootstrap intervals
  * (B = `resamples`, default 2000; `seed`, default 0; each run its own stream named by its id).
  * @throws HptError as `selectRuns`.
  */
 export function gatherReport(store: RunStore, storePath: string, options: GatherOptions = {}): ReportData {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? 0;
-  const runs = selectRuns(store, storePath, options);
+  const { runs, omitted } = selectReportRuns(store, storePath, options);
   const units = new Map<string, SampleUnit[]>();
-  const reports = runs.map((r) => {
+  const groups = runs.map((r) => runGroup(r));
+  const parts = groupParts(groups);
+  const reports = runs.map((r, i) => {
     const u = sampleUnits(store, r.id);
     units.set(r.id, u);
-    return reportRun(r, u, { resamples, seed });
+    const rr = reportRun(r, u, { resamples, seed });
+    rr.group = groups[i]!.key;
+    rr.groupParts = parts.get(groups[i]!.key) ?? [];
+    rr.groupLabel = modelLabel(rr);
+    return rr;
   });
-  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs) };
+  const selectionNotes = omitted.length
+    ? [`${omitted.length} older run(s) left out: a newer run of the same group (model, dataset, ladder, mode, compat, data, HPI_Dataset) is reported (${omitted.map((o) => `${o.run.id}, replaced by ${o.newer.id}`).join('; ')}); name runs (--run ID) or give --all to report them.`]
+    : [];
+  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs), selectionNotes };
 }
 
 /**

@@ -6,3 +6,4 @@ export * from './transitions.js';
 export * from './compare.js';
 export * from './views.js';
 export * from './tables.js';
+export * from './groups.js';

@@ -28,11 +28,16 @@ export function formatThreshold(t: number): string {
   return Math.abs(t * 100 - Math.round(t * 100)) < 1e-9 ? t.toFixed(2) : String(t);
 }
 
-/** The row label of a run in the paper tables: the model, plus the mode (adaptive + selector) and `[reference]` compat. */
-export function modelLabel(run: Pick<ReportRun, 'model' | 'mode' | 'selector' | 'compat'>): string {
+/**
+ * The row label of a run in the paper tables: the model, plus the mode (adaptive + selector) and `[reference]` compat,
+ * then the parts that tell its comparability group apart (`groupParts`, joined by ` · `: `6-level ladder (sixth)`,
+ * `data a1b2c3d4`), so runs of one model and dataset with different ladders or data never share a row.
+ */
+export function modelLabel(run: Pick<ReportRun, 'model' | 'mode' | 'selector' | 'compat' | 'groupParts'>): string {
   let s = run.model;
   if (run.mode === 'adaptive') s += ` (adaptive${run.selector ? `, ${run.selector}` : ''})`;
   if (run.compat === 'reference') s += ' [reference]';
+  for (const p of run.groupParts ?? []) s += ` · ${p}`;
   return s;
 }
 
@@ -244,7 +249,7 @@ export function declaredTables(runs: readonly ReportRun[], views: ReportViews): 
 }
 
 /** What a code view computes over: the report's runs, their units (when gathered) and bootstrap settings. */
-export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes'>>;
+export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes'>>;
 
 const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
 
@@ -283,7 +288,8 @@ export function runSummaryTables(data: ReportViewData, views: ReportViews): Repo
 
 /**
  * The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost;
- * `extraNotes` (the fingerprint notes of `gatherReport`) follow the table's own note.
+ * the Model cell carries the run's group parts (`model · 2-level ladder (two)`) when it has any. `extraNotes` (the
+ * selection and fingerprint notes of `gatherReport`) follow the table's own note.
  */
 export function runsTable(runs: readonly ReportRun[], extraNotes: readonly string[] = []): ReportTable {
   const m = Math.max(0, ...runs.map((r) => r.ladder.length || Object.keys(r.levelCounts).filter((k) => k !== 'unsolved').length));
@@ -296,7 +302,7 @@ export function runsTable(runs: readonly ReportRun[], extraNotes: readonly strin
   const rows = runs.map((r) => [
     { value: r.runId },
     { value: r.threshold !== undefined ? `${r.dataset} @${formatThreshold(r.threshold)}` : r.dataset },
-    { value: r.model },
+    { value: r.groupParts?.length ? `${r.model} · ${r.groupParts.join(' · ')}` : r.model },
     { value: r.mode === 'adaptive' ? `adaptive${r.selector ? ` (${r.selector})` : ''}` : r.mode },
     { value: r.n },
     { value: r.hpi, ci: r.hpiCi95 },
@@ -342,7 +348,7 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
 export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none): ReportTable[] {
   const declared = declaredTables(data.runs, views);
   const byView = views.list.flatMap((view) => [...declared.filter((d) => d.view === view).map((d) => d.table), ...viewTables(view, data, views)]);
-  return [runsTable(data.runs, data.fingerprintNotes ?? []), usageTable(data.runs), ...byView];
+  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? [])]), usageTable(data.runs), ...byView];
 }
 
 /** A value for display: numbers with `digits` decimals (as they are without `digits`); null as `-`. */
@@ -447,10 +453,10 @@ export function tablesToCsv(tables: readonly ReportTable[]): string {
 }
 
 /**
- * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes }` (sample units are not included;
- * `fingerprintNotes`: see `ReportData`, `[]` when none).
+ * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes, selectionNotes }` (sample units are
+ * not included; each run carries `group`, `groupParts`, `groupLabel`; the notes: see `ReportData`, `[]` when none).
  */
-export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[] } {
-  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [] };
+export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes' | 'selectionNotes'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[]; selectionNotes: string[] } {
+  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [], selectionNotes: data.selectionNotes ?? [] };
 }
 

@@ -1,0 +1,130 @@
+/**
+ * Comparability groups of runs (issue 16): reports never mix runs whose HPI means different things. Two runs are in
+ * the same group when they agree on model, dataset (and threshold), ladder (its level ids), mode (and selector),
+ * compat, data (the content hash when known, else the data source, plus a generated dataset's filters) and
+ * HPI_Dataset. A report takes the newest run of
+ * each group unless runs are named, and labels each group by the parts that tell it apart from the other groups of
+ * its dataset (`groupLabels`).
+ */
+import type { Json } from '@hpt-bench/sdk';
+import { parseFingerprint } from '../run/fingerprint.js';
+import type { RunRecord } from '../store/store.js';
+
+/**
+ * What defines a run's group. `ladderId` is the ladder's id or file name (display only: the key uses `ladder`, the
+ * level ids); `data` is `sha256:<hex>` of the data when known, else its source (`--data` path, `<plugin>:<file>`,
+ * `hub:...`, `generated`); a run without fingerprint and without `--data`: `split <name>` of its stored config, else
+ * `unrecorded`.
+ */
+export interface RunGroup {
+  /** the canonical key: equal keys = comparable runs of one model */
+  key: string;
+  model: string;
+  dataset: string;
+  threshold: number | null;
+  ladder: string[];
+  ladderId: string;
+  mode: string;
+  selector: string | null;
+  compat: string;
+  data: string;
+  /** generator filters of a generated dataset (`task=a,b; preset=x`), '' without: part of the data's identity */
+  filters: string;
+  hpiDataset: number | null;
+}
+
+const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+const numOrNull = (v: Json | undefined): number | null => (typeof v === 'number' ? v : null);
+
+/**
+ * The group of a stored run (pure): from its fingerprint when it has one, else from its summary and stored config
+ * (runs made before fingerprints were recorded). Never throws; missing fields become `null` / `''` / `default`.
+ */
+export function runGroup(run: Pick<RunRecord, 'dataset' | 'model' | 'mode' | 'config' | 'summary' | 'fingerprint'>): RunGroup {
+  const s = (run.summary ?? {}) as Record<string, Json>;
+  const c = (run.config ?? {}) as Record<string, Json>;
+  const f = parseFingerprint(run.fingerprint);
+  const ladder = Array.isArray(s.ladder) ? s.ladder.map(String) : (f?.ladderLevels ?? []);
+  const ladderRef = f?.ladder ?? str(c.ladder) ?? 'hpf';
+  const ladderId = ladderRef.slice(ladderRef.lastIndexOf('/') + 1).replace(/\.json$/i, '');
+  const threshold = numOrNull(s.threshold) ?? f?.threshold ?? null;
+  const mode = str(s.mode) ?? run.mode;
+  const selector = mode === 'adaptive' ? (str(s.selector) ?? f?.selector ?? null) : null;
+  const compat = str(s.compat) ?? f?.compat ?? str(c.compat) ?? 'strict';
+  const data = f?.data?.contentHash ?? str(c.dataHash) ?? f?.data?.source ?? str(c.data) ?? (str(c.split) ? `split ${str(c.split)}` : 'unrecorded');
+  const hpiDataset = numOrNull(s.hpiDataset) ?? f?.hpiDataset ?? numOrNull(c.hpiDataset);
+  const rawFilters = f ? f.filters : c.filters && typeof c.filters === 'object' && !Array.isArray(c.filters) ? (c.filters as Record<string, string[]>) : null;
+  const filters = Object.entries(rawFilters ?? {})
+    .filter(([, v]) => Array.isArray(v) && v.length)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${[...v].map(String).sort().join(',')}`)
+    .join('; ');
+  const g = { model: str(s.model) ?? run.model, dataset: str(s.dataset) ?? run.dataset, threshold, ladder, ladderId, mode, selector, compat, data, filters, hpiDataset };
+  const key = JSON.stringify([g.model, g.dataset, g.threshold, g.ladder, g.mode, g.selector, g.compat, g.data, g.filters, g.hpiDataset]);
+  return { key, ...g };
+}
+
+/** The data part of a label: `data <first 8 hex>` for a hash, else `data <source>`. */
+function dataLabel(data: string): string {
+  return data.startsWith('sha256:') ? `data ${data.slice(7, 15)}` : `data ${data}`;
+}
+
+/**
+ * The distinguishing parts of each group (pure), by group key, besides model, mode, selector and compat (those are in
+ * every row label already): `<m>-level ladder (<ladder id>)` on every group when the groups have more than one ladder
+ * (level ids) anywhere in the report; and among the groups of one dataset and threshold, the parts in which they
+ * differ: `data <hash prefix or source>`, `filters <name>=<values>`, `HPI_Dataset <x>`. Groups that agree on all of
+ * these get `[]`.
+ */
+export function groupParts(groups: readonly RunGroup[]): Map<string, string[]> {
+  const byDataset = new Map<string, RunGroup[]>();
+  for (const g of groups) {
+    const k = `${g.dataset}\u0000${g.threshold ?? ''}`;
+    const list = byDataset.get(k) ?? [];
+    if (!list.some((x) => x.key === g.key)) list.push(g);
+    byDataset.set(k, list);
+  }
+  const out = new Map<string, string[]>();
+  // ladders are labelled report-wide: one row or one axis must not hold HPI of ladders of different lengths unlabelled,
+  // even across datasets (a table's columns); data, filters and HPI_Dataset are properties of a dataset's runs
+  const ladder = new Set(groups.map((g) => JSON.stringify(g.ladder))).size > 1;
+  for (const list of byDataset.values()) {
+    const differs = (f: (g: RunGroup) => string) => new Set(list.map(f)).size > 1;
+    const data = differs((g) => g.data);
+    const filters = differs((g) => g.filters);
+    const hpiDataset = differs((g) => String(g.hpiDataset));
+    for (const g of list) {
+      const parts: string[] = [];
+      if (ladder) parts.push(`${g.ladder.length}-level ladder (${g.ladderId})`);
+      if (data) parts.push(dataLabel(g.data));
+      if (filters) parts.push(g.filters ? `filters ${g.filters}` : 'no filters');
+      if (hpiDataset && g.hpiDataset !== null) parts.push(`HPI_Dataset ${g.hpiDataset}`);
+      out.set(g.key, parts);
+    }
+  }
+  return out;
+}
+
+/** The runs a selection keeps and leaves out (`latestPerGroup`). */
+export interface GroupSelection<R> {
+  kept: R[];
+  /** older runs of a kept run's group, with the run that replaces them */
+  omitted: { run: R; newer: R }[];
+}
+
+/**
+ * The newest run of each group (pure): `runs` oldest first (the report order); a run is left out when a later run of
+ * `runs` has the same group key. The kept runs stay in their order.
+ */
+export function latestPerGroup<R extends Pick<RunRecord, 'id'>>(runs: readonly R[], keyOf: (r: R) => string): GroupSelection<R> {
+  const newest = new Map<string, R>();
+  for (const r of runs) newest.set(keyOf(r), r);
+  const kept: R[] = [];
+  const omitted: { run: R; newer: R }[] = [];
+  for (const r of runs) {
+    const n = newest.get(keyOf(r))!;
+    if (n === r) kept.push(r);
+    else omitted.push({ run: r, newer: n });
+  }
+  return { kept, omitted };
+}
