@@ -16,7 +16,10 @@ export interface HtmlOptions {
   traceLimit?: number;
   /** characters of one stored text (a message, an output) shown before it is cut (default 8,000) */
   maxTextChars?: number;
-  /** characters of trace markup in the whole page before further samples are left out (default 30,000,000) */
+  /**
+   * characters of trace in the whole page (the rows' markup, and each run's compressed bodies once the run is packed)
+   * before further samples are left out (default 8,000,000)
+   */
   traceBudget?: number;
   /** when the report was made (default: now) */
   generatedAt?: Date;
@@ -192,13 +195,15 @@ function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string
       }
       const h = sampleHtml(s, r.ladder, n, samples.length, questionStart(firstPrompt(s), prefix));
       const body = JSON.stringify(sampleBody(s, options.maxTextChars));
-      used += h.length + body.length;
+      used += h.length;
       samples.push(h);
       bodies.push(body);
     }
     const shown = samples.length;
     const why = shown < total ? ` (the first ${shown} of ${total}: ${budgetHit ? 'the page reached its size budget' : `the trace shows at most ${options.traceLimit} samples per run (--trace-limit)`})` : '';
-    const block = shown ? `<script type="application/octet-stream" id="trace-${n}">${packTraceBodies(bodies)}</script>` : '';
+    const packed = shown ? packTraceBodies(bodies) : '';
+    used += packed.length;
+    const block = shown ? `<script type="application/octet-stream" id="trace-${n}">${packed}</script>` : '';
     out.push(`<section class="run-trace" data-run="${esc(r.runId)}"><h3>${esc(labels.get(r.runId) ?? r.runId)} <span class="rid">${esc(r.runId)}</span></h3><p class="note">${shown} sample(s) shown${esc(why)}. Texts longer than ${options.maxTextChars} characters are cut.</p>${samples.join('\n')}${block}</section>`);
   }
   return out.join('\n');
@@ -239,6 +244,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 .note,.source,figcaption{color:var(--muted);font-size:12px;margin:4px 0}
 .charts{display:flex;flex-wrap:wrap;gap:18px}
 figure.chart{margin:0;padding:10px;border:1px solid var(--line);border-radius:6px;max-width:100%;overflow-x:auto}
+section.run-trace{content-visibility:auto;contain-intrinsic-size:auto 1200px}
 #trace-tools{position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:1;border-bottom:1px solid var(--line)}
 #trace-filter{width:360px;max-width:100%;padding:6px 8px;border:1px solid var(--line);border-radius:4px;font-size:14px}
 details.sample{border:1px solid var(--line);border-radius:4px;margin:4px 0;background:#fff}
@@ -304,23 +310,23 @@ const SCRIPT = `
     for (var i = 2; i < n.length; i++) parts.push(flat(n[i]));
     return parts.join(' ');
   }
-  samples.forEach(function (d) {
-    d.addEventListener('toggle', function () {
-      if (!d.open || d.hasAttribute('data-loading')) return;
-      d.setAttribute('data-loading', '');
-      load(d.getAttribute('data-t')).then(function (bodies) {
-        var frag = document.createDocumentFragment();
-        (bodies[Number(d.getAttribute('data-i'))] || []).forEach(function (n) { frag.appendChild(build(n)); });
-        d.appendChild(frag);
-        d.setAttribute('data-rendered', '');
-      }).catch(function (err) {
-        var p = document.createElement('p');
-        p.className = 'note';
-        p.textContent = 'This trace could not be read: ' + err;
-        d.appendChild(p);
-      });
+  // toggle does not bubble: one capturing listener for every sample
+  document.addEventListener('toggle', function (ev) {
+    var d = ev.target;
+    if (!d.classList || !d.classList.contains('sample') || !d.open || d.hasAttribute('data-loading')) return;
+    d.setAttribute('data-loading', '');
+    load(d.getAttribute('data-t')).then(function (bodies) {
+      var frag = document.createDocumentFragment();
+      (bodies[Number(d.getAttribute('data-i'))] || []).forEach(function (n) { frag.appendChild(build(n)); });
+      d.appendChild(frag);
+      d.setAttribute('data-rendered', '');
+    }).catch(function (err) {
+      var p = document.createElement('p');
+      p.className = 'note';
+      p.textContent = 'This trace could not be read: ' + err;
+      d.appendChild(p);
     });
-  });
+  }, true);
   var heads = null;
   var bodies = null;
   var loadingAll = false;
@@ -364,7 +370,7 @@ const SCRIPT = `
  * Reads the trace from `store` (`RunStore.iterSamples`).
  */
 export async function renderHtmlReport(data: ReportData, store: RunStore, options: HtmlOptions = {}): Promise<string> {
-  const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 30_000_000 };
+  const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 8_000_000 };
   const views = options.views ?? ReportViews.none;
   const labels = uniqueRunLabels(data.runs, views);
   const tables = reportTables(data, views);
