@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { chromium } from 'playwright-core';
@@ -361,13 +362,22 @@ describe('hpt-bench report and compare over a store of real runs', () => {
       expect(texts.sort((x, y) => x - y)).toEqual(exp.counts.flat().sort((x, y) => x - y));
       expect(fig).toContain(`B fixes ${exp.fixed.length} (A unsolved, B solved)`);
     }
-    expect(html).toContain('<details class="sample">');
-    expect(html).toContain('<h5>Selector</h5>'); // the adaptive run's selections
+    expect(html).toContain('<details class="sample" data-t="0" data-i="0">');
     // model text is escaped, never injected
     expect(html).not.toContain('<script>window.__xss');
     expect(html).not.toContain('<img src=x');
-    expect(html).toContain('&lt;script&gt;window.__xss = 1&lt;/script&gt;&lt;img src=x onerror=&quot;window.__xss = 2&quot;&gt;');
-    expect((html.match(/<script\b/g) ?? []).length).toBe(1);
+    // one executable script; the trace bodies are per-run gzip + base64 data blocks (issue 16) holding the model's text
+    // as plain JSON strings (the page turns them into text nodes)
+    expect((html.match(/<script>/g) ?? []).length).toBe(1);
+    const blocks = [...html.matchAll(/<script\b([^>]*)>([^<]*)<\/script>/g)].filter((m) => m[1] !== '');
+    expect(blocks.length).toBe(7);
+    for (const [, attrs, text] of blocks) {
+      expect(attrs).toMatch(/^ type="application\/octet-stream" id="trace-\d+"$/);
+      expect(text).toMatch(/^[A-Za-z0-9+/=]+$/);
+    }
+    const bodies = blocks.map((m) => gunzipSync(Buffer.from(m[2]!, 'base64')).toString('utf8'));
+    expect(bodies.some((b) => b.includes(JSON.stringify(XSS).slice(1, -1)))).toBe(true);
+    expect(bodies.some((b) => b.includes('["h5","","Selector"]'))).toBe(true); // the adaptive run's selections
 
     // headless Chromium: renders, no console errors, no request leaves the file, screenshots are not blank
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -428,6 +438,32 @@ describe('hpt-bench report and compare over a store of real runs', () => {
       await page.fill('#trace-filter', '');
       expect(await page.locator('details.sample:not(.hidden)').count()).toBe(total);
 
+      // trace bodies are rendered when a sample is opened; the summary filter does not see prompts and responses, the
+      // "search prompts and responses too" box does (after decompressing every run)
+      expect(await page.locator('details.sample .call').count()).toBe(0);
+      await page.fill('#trace-filter', 'window.__xss');
+      expect(await page.locator('details.sample:not(.hidden)').count()).toBe(0);
+      await page.check('#trace-deep');
+      await page.waitForSelector('body[data-trace-search="ready"]');
+      const withXss = page.locator('details.sample:not(.hidden)');
+      const xssShown = await withXss.count();
+      expect(xssShown).toBeGreaterThan(0);
+      expect(await page.textContent('#trace-count')).toBe(`${xssShown} of ${total} samples`);
+      const first = withXss.first();
+      await first.locator('summary').click();
+      await page.waitForSelector('details.sample[data-rendered]');
+      const pres = await first.locator('pre').allTextContents();
+      expect(pres.some((t) => t.includes(XSS))).toBe(true); // the model's markup shown literally
+      expect(await first.locator('img, script').count()).toBe(0);
+      expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      await page.uncheck('#trace-deep');
+      await page.fill('#trace-filter', '');
+      // the adaptive run's selector choices
+      const adaptiveSample = page.locator(`section[data-run="${ids.adaptive}"] details.sample`).first();
+      await adaptiveSample.locator('summary').click();
+      await adaptiveSample.locator('h5', { hasText: 'Selector' }).waitFor();
+      expect(await adaptiveSample.locator('table.sel tbody tr').count()).toBeGreaterThan(0);
+
       expect(errors).toEqual([]);
       expect(requests.filter((u) => !u.startsWith('file:') && !u.startsWith('data:'))).toEqual([]);
     } finally {
@@ -440,7 +476,7 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     const capped = join(dir, 'capped.html');
     ok(await runCli(['report', ids.random!, ids.modelA!, '--store', store, '--out', capped, '--trace-limit', '5']));
     const c = readFileSync(capped, 'utf8');
-    expect((c.match(/<details class="sample">/g) ?? []).length).toBe(10);
+    expect((c.match(/<details class="sample"/g) ?? []).length).toBe(10);
     expect(c).toContain('the first 5 of 40');
     expect(c).toContain('the first 5 of 30');
   }, 120_000);

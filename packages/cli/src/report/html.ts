@@ -1,10 +1,13 @@
 /**
  * The HTML report (`report --format html`): ONE self-contained file — inline CSS, inline SVG charts rendered in Node
- * (`charts.ts`), one small inline script (the trace filter), a Content-Security-Policy that forbids every network
- * load, and no external fonts, scripts, styles or images. All stored text (model output, prompts, ids) is HTML-escaped.
+ * (`charts.ts`), one small inline script (the trace filter and lazy trace bodies), a Content-Security-Policy that forbids
+ * every network load, and no external fonts, scripts, styles or images. All stored text (model output, prompts, ids) is
+ * HTML-escaped in the markup; the trace bodies (prompts, responses) are gzip + base64 data blocks per run that the script
+ * turns into DOM nodes with text nodes only when a sample is opened, so the page stays a few MB for thousands of samples.
  */
 import type { Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
 import { formatCell, reportTables, ReportViews } from '@hpt-bench/core';
+import { gzipSync } from 'node:zlib';
 import { MAX_TRANSITION_PAIRS, reportCharts, transitionCharts, uniqueRunLabels, type Chart } from './charts.js';
 
 /** Options of `renderHtmlReport`. */
@@ -13,7 +16,10 @@ export interface HtmlOptions {
   traceLimit?: number;
   /** characters of one stored text (a message, an output) shown before it is cut (default 8,000) */
   maxTextChars?: number;
-  /** characters of trace markup in the whole page before further samples are left out (default 30,000,000) */
+  /**
+   * characters of trace in the whole page (the rows' markup, and each run's compressed bodies once the run is packed)
+   * before further samples are left out (default 8,000,000)
+   */
   traceBudget?: number;
   /** when the report was made (default: now) */
   generatedAt?: Date;
@@ -94,43 +100,85 @@ export function questionStart(prompt: string, prefix: string): string {
   return words.length > 12 ? `${words.slice(0, 12).join(' ')} …` : rest;
 }
 
-function sampleHtml(s: SampleResult, ladder: string[], max: number, question = ''): string {
+/**
+ * One element of a sample's trace body as stored in the page: `[tag, class, ...children]`, children being text or
+ * elements. The page's script builds the DOM from it with `createElement` / `textContent` only (tags from a fixed list,
+ * no attributes but the class), so stored text can never become markup.
+ */
+export type TraceNode = string | TraceElement;
+/** A trace element: tag, class, then its children. */
+export interface TraceElement extends Array<string | TraceElement> {
+  0: string;
+  1: string;
+}
+
+function el(tag: string, cls: string, ...children: TraceNode[]): TraceNode {
+  return [tag, cls, ...children];
+}
+
+/** The body of a sample's trace entry (target, prediction, selector choices, every attempt's calls) as trace nodes. */
+export function sampleBody(s: SampleResult, max: number): TraceNode[] {
+  const parts: TraceNode[] = [];
+  const kv: TraceNode[] = [el('dt', '', 'target'), el('dd', '', el('pre', '', clip(jsonText(s.target), max))), el('dt', '', 'prediction'), el('dd', '', el('pre', '', clip(jsonText(s.prediction), max)))];
+  if (s.iteration !== undefined) kv.push(el('dt', '', 'iteration'), el('dd', '', String(s.iteration)));
+  parts.push(el('dl', 'kv', ...kv));
+  if (s.selections?.length) {
+    const head = el('thead', '', el('tr', '', ...['iteration', 'level', 'valid', 'solved', 'selector reply'].map((h) => el('th', '', h))));
+    const rows = s.selections.map((x) =>
+      el('tr', '', el('td', '', String(x.iteration)), el('td', '', String(x.level ?? '-')), el('td', '', x.valid ? 'yes' : 'no (iteration consumed)'), el('td', '', x.solved === undefined ? '-' : x.solved ? '✓' : '✗'), el('td', '', el('pre', '', clip(x.raw ?? '', max)))),
+    );
+    parts.push(el('h5', '', 'Selector'), el('table', 'sel', head, el('tbody', '', ...rows)));
+  }
+  for (const a of s.attempts) {
+    const calls = a.calls.map((c) => {
+      const msgs = c.messages.map((m) => el('div', 'msg', el('span', 'role', String(m.role)), el('pre', '', clip(typeof m.content === 'string' ? m.content : JSON.stringify(m.content), max))));
+      return el(
+        'div',
+        'call',
+        el('div', 'callhead', `call ${c.seq} · ${c.purpose} · ${c.model} · ${c.usage.promptTokens}+${c.usage.completionTokens} tokens · ${Math.round(c.latencyMs)} ms${c.cached ? ' · cached' : ''}`),
+        el('details', 'prompt', el('summary', '', `prompt (${c.messages.length} message${c.messages.length === 1 ? '' : 's'})`), ...msgs),
+        el('div', 'resp', el('span', 'role', 'response'), el('pre', '', clip(c.output, max))),
+      );
+    });
+    const head = `L${a.level} · ${a.strategy}${a.iteration !== undefined ? ` · iteration ${a.iteration}` : ''} · ${a.solved ? '✓ solved' : '✗ not solved'} · score ${String(a.score)} · extracted `;
+    parts.push(el('div', `attempt ${a.solved ? 'ok' : 'fail'}`, el('h5', '', head, el('code', '', clip(jsonText(a.extracted), 400))), ...calls));
+  }
+  return parts;
+}
+
+/**
+ * A sample's trace row: the server-rendered summary (id, question start, outcome, HPI, tags) of a collapsed
+ * `<details class="sample">` whose body the page's script renders from run block `run` entry `index` when it is opened.
+ */
+function sampleHtml(s: SampleResult, ladder: string[], run: number, index: number, question = ''): string {
   const outcome = s.level !== null && s.solved ? `solved at L${s.level}${ladder[s.level - 1] ? ` (${ladder[s.level - 1]})` : ''}` : 'unsolved';
   const meta = s.meta ?? {};
   const tags = ['scenario', 'task', 'preset', 'representation', 'icl', 'semantics', 'replicate']
     .filter((k) => meta[k] !== undefined && meta[k] !== null)
     .map((k) => `<span class="tag">${esc(k)}: ${esc(String(meta[k]))}</span>`)
     .join('');
-  const parts: string[] = [];
-  parts.push(`<dl class="kv"><dt>target</dt><dd><pre>${esc(clip(jsonText(s.target), max))}</pre></dd><dt>prediction</dt><dd><pre>${esc(clip(jsonText(s.prediction), max))}</pre></dd>${s.iteration !== undefined ? `<dt>iteration</dt><dd>${s.iteration}</dd>` : ''}</dl>`);
-  if (s.selections?.length) {
-    const rows = s.selections
-      .map((x) => `<tr><td>${x.iteration}</td><td>${x.level ?? '-'}</td><td>${x.valid ? 'yes' : 'no (iteration consumed)'}</td><td>${x.solved === undefined ? '-' : x.solved ? '✓' : '✗'}</td><td><pre>${esc(clip(x.raw ?? '', max))}</pre></td></tr>`)
-      .join('');
-    parts.push(`<h5>Selector</h5><table class="sel"><thead><tr><th>iteration</th><th>level</th><th>valid</th><th>solved</th><th>selector reply</th></tr></thead><tbody>${rows}</tbody></table>`);
-  }
-  for (const a of s.attempts) {
-    const calls = a.calls
-      .map((c) => {
-        const msgs = c.messages.map((m) => `<div class="msg"><span class="role">${esc(String(m.role))}</span><pre>${esc(clip(typeof m.content === 'string' ? m.content : JSON.stringify(m.content), max))}</pre></div>`).join('');
-        return `<div class="call"><div class="callhead">call ${c.seq} · ${esc(c.purpose)} · ${esc(c.model)} · ${c.usage.promptTokens}+${c.usage.completionTokens} tokens · ${Math.round(c.latencyMs)} ms${c.cached ? ' · cached' : ''}</div><details class="prompt"><summary>prompt (${c.messages.length} message${c.messages.length === 1 ? '' : 's'})</summary>${msgs}</details><div class="resp"><span class="role">response</span><pre>${esc(clip(c.output, max))}</pre></div></div>`;
-      })
-      .join('');
-    parts.push(
-      `<div class="attempt ${a.solved ? 'ok' : 'fail'}"><h5>L${a.level} · ${esc(a.strategy)}${a.iteration !== undefined ? ` · iteration ${a.iteration}` : ''} · ${a.solved ? '✓ solved' : '✗ not solved'} · score ${esc(String(a.score))} · extracted <code>${esc(clip(jsonText(a.extracted), 400))}</code></h5>${calls}</div>`,
-    );
-  }
   const q = question ? ` <span class="q">${esc(question)}</span>` : '';
-  return `<details class="sample"><summary><span class="sid">${esc(s.sampleId)}</span>${q} <span class="${s.solved ? 'good' : 'bad'}">${esc(outcome)}</span> · HPI ${esc(String(Math.round(s.hpi * 1000) / 1000))} · ${s.attempts.length} attempt(s) ${tags}</summary>${parts.join('')}</details>`;
+  return `<details class="sample" data-t="${run}" data-i="${index}"><summary><span class="sid">${esc(s.sampleId)}</span>${q} <span class="${s.solved ? 'good' : 'bad'}">${esc(outcome)}</span> · HPI ${esc(String(Math.round(s.hpi * 1000) / 1000))} · ${s.attempts.length} attempt(s) ${tags}</summary></details>`;
+}
+
+/**
+ * The bodies of a run's trace entries as page data: the JSON array gzip-compressed (level 9) and base64-encoded, so it
+ * holds only `[A-Za-z0-9+/=]` and can sit in a non-executable `<script type="application/octet-stream">` block. A body
+ * may be given already as its JSON text.
+ */
+export function packTraceBodies(bodies: readonly (TraceNode[] | string)[]): string {
+  const json = `[${bodies.map((b) => (typeof b === 'string' ? b : JSON.stringify(b))).join(',')}]`;
+  return gzipSync(Buffer.from(json, 'utf8'), { level: 9 }).toString('base64');
 }
 
 function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string>, options: Required<Pick<HtmlOptions, 'traceLimit' | 'maxTextChars' | 'traceBudget'>>): string {
   if (options.traceLimit === 0) return '<p class="note">The trace is off (--trace-limit 0).</p>';
   let used = 0;
   const out: string[] = [];
-  for (const r of data.runs) {
+  for (const [n, r] of data.runs.entries()) {
     const total = data.units.get(r.runId)?.length ?? 0;
     const samples: string[] = [];
+    const bodies: string[] = [];
     let budgetHit = false;
     const picked: SampleResult[] = [];
     for (const s of store.iterSamples(r.runId)) {
@@ -145,13 +193,18 @@ function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string
         budgetHit = true;
         break;
       }
-      const h = sampleHtml(s, r.ladder, options.maxTextChars, questionStart(firstPrompt(s), prefix));
+      const h = sampleHtml(s, r.ladder, n, samples.length, questionStart(firstPrompt(s), prefix));
+      const body = JSON.stringify(sampleBody(s, options.maxTextChars));
       used += h.length;
       samples.push(h);
+      bodies.push(body);
     }
     const shown = samples.length;
     const why = shown < total ? ` (the first ${shown} of ${total}: ${budgetHit ? 'the page reached its size budget' : `the trace shows at most ${options.traceLimit} samples per run (--trace-limit)`})` : '';
-    out.push(`<section class="run-trace" data-run="${esc(r.runId)}"><h3>${esc(labels.get(r.runId) ?? r.runId)} <span class="rid">${esc(r.runId)}</span></h3><p class="note">${shown} sample(s) shown${esc(why)}. Texts longer than ${options.maxTextChars} characters are cut.</p>${samples.join('\n')}</section>`);
+    const packed = shown ? packTraceBodies(bodies) : '';
+    used += packed.length;
+    const block = shown ? `<script type="application/octet-stream" id="trace-${n}">${packed}</script>` : '';
+    out.push(`<section class="run-trace" data-run="${esc(r.runId)}"><h3>${esc(labels.get(r.runId) ?? r.runId)} <span class="rid">${esc(r.runId)}</span></h3><p class="note">${shown} sample(s) shown${esc(why)}. Texts longer than ${options.maxTextChars} characters are cut.</p>${samples.join('\n')}${block}</section>`);
   }
   return out.join('\n');
 }
@@ -191,6 +244,7 @@ td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:now
 .note,.source,figcaption{color:var(--muted);font-size:12px;margin:4px 0}
 .charts{display:flex;flex-wrap:wrap;gap:18px}
 figure.chart{margin:0;padding:10px;border:1px solid var(--line);border-radius:6px;max-width:100%;overflow-x:auto}
+section.run-trace{content-visibility:auto;contain-intrinsic-size:auto 1200px}
 #trace-tools{position:sticky;top:0;background:var(--bg);padding:8px 0;z-index:1;border-bottom:1px solid var(--line)}
 #trace-filter{width:360px;max-width:100%;padding:6px 8px;border:1px solid var(--line);border-radius:4px;font-size:14px}
 details.sample{border:1px solid var(--line);border-radius:4px;margin:4px 0;background:#fff}
@@ -215,25 +269,95 @@ dl.kv dt{color:var(--muted)}dl.kv dd{margin:0}
 .hidden{display:none}
 `;
 
-/** The trace filter: hides samples whose text does not contain the query (case-insensitive); counts what is shown. */
+/**
+ * The page's one script. Trace bodies: each run's `#trace-<n>` block (gzip + base64 JSON, `packTraceBodies`) is
+ * decompressed once with `DecompressionStream('gzip')` when one of its samples is first opened, and the sample's body is
+ * built from its trace nodes with `createElement` / `createTextNode` only (never `innerHTML`). The filter hides samples
+ * whose summary row does not contain the query (case-insensitive) and counts what is shown; with "#trace-deep" checked
+ * it decompresses every run and searches the prompts and responses too. `body[data-trace-search]` is "ready" once
+ * every body is searchable; an opened sample gets `data-rendered`.
+ */
 const SCRIPT = `
 (function () {
   var input = document.getElementById('trace-filter');
+  var deep = document.getElementById('trace-deep');
   var count = document.getElementById('trace-count');
   var samples = Array.prototype.slice.call(document.querySelectorAll('details.sample'));
-  var texts = null;
+  var TAGS = { div: 1, pre: 1, span: 1, h5: 1, dl: 1, dt: 1, dd: 1, table: 1, thead: 1, tbody: 1, tr: 1, th: 1, td: 1, details: 1, summary: 1, code: 1 };
+  var pending = {};
+  var loaded = {};
+  function load(t) {
+    if (!pending[t]) {
+      var block = document.getElementById('trace-' + t);
+      var bin = atob(block ? block.textContent.trim() : '');
+      var bytes = new Uint8Array(bin.length);
+      for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+      pending[t] = new Response(stream).text().then(function (text) { loaded[t] = JSON.parse(text); return loaded[t]; });
+    }
+    return pending[t];
+  }
+  function build(n) {
+    if (typeof n === 'string') return document.createTextNode(n);
+    var e = document.createElement(TAGS[n[0]] === 1 ? n[0] : 'div');
+    if (n[1]) e.className = String(n[1]);
+    for (var i = 2; i < n.length; i++) e.appendChild(build(n[i]));
+    return e;
+  }
+  function flat(n) {
+    if (typeof n === 'string') return n;
+    var parts = [];
+    for (var i = 2; i < n.length; i++) parts.push(flat(n[i]));
+    return parts.join(' ');
+  }
+  // toggle does not bubble: one capturing listener for every sample
+  document.addEventListener('toggle', function (ev) {
+    var d = ev.target;
+    if (!d.classList || !d.classList.contains('sample') || !d.open || d.hasAttribute('data-loading')) return;
+    d.setAttribute('data-loading', '');
+    load(d.getAttribute('data-t')).then(function (bodies) {
+      var frag = document.createDocumentFragment();
+      (bodies[Number(d.getAttribute('data-i'))] || []).forEach(function (n) { frag.appendChild(build(n)); });
+      d.appendChild(frag);
+      d.setAttribute('data-rendered', '');
+    }).catch(function (err) {
+      var p = document.createElement('p');
+      p.className = 'note';
+      p.textContent = 'This trace could not be read: ' + err;
+      d.appendChild(p);
+    });
+  }, true);
+  var heads = null;
+  var bodies = null;
+  var loadingAll = false;
+  function loadAll() {
+    if (bodies || loadingAll) return;
+    loadingAll = true;
+    var runs = {};
+    samples.forEach(function (d) { runs[d.getAttribute('data-t')] = 1; });
+    Promise.all(Object.keys(runs).map(load)).then(function () {
+      bodies = samples.map(function (d) {
+        var b = loaded[d.getAttribute('data-t')][Number(d.getAttribute('data-i'))] || [];
+        return b.map(flat).join(' ').toLowerCase();
+      });
+      document.body.setAttribute('data-trace-search', 'ready');
+      apply();
+    });
+  }
   function apply() {
-    if (!texts) texts = samples.map(function (d) { return d.textContent.toLowerCase(); });
+    if (!heads) heads = samples.map(function (d) { return d.querySelector('summary').textContent.toLowerCase(); });
+    if (deep.checked) loadAll();
     var q = input.value.trim().toLowerCase();
     var shown = 0;
     for (var i = 0; i < samples.length; i++) {
-      var ok = !q || texts[i].indexOf(q) !== -1;
+      var ok = !q || heads[i].indexOf(q) !== -1 || (deep.checked && bodies !== null && bodies[i].indexOf(q) !== -1);
       samples[i].classList.toggle('hidden', !ok);
       if (ok) shown++;
     }
-    count.textContent = shown + ' of ' + samples.length + ' samples';
+    count.textContent = shown + ' of ' + samples.length + ' samples' + (deep.checked && !bodies ? ' (reading the traces…)' : '');
   }
   input.addEventListener('input', apply);
+  deep.addEventListener('change', apply);
   count.textContent = samples.length + ' samples';
 })();
 `;
@@ -241,11 +365,12 @@ const SCRIPT = `
 /**
  * The whole HTML report as one string: header, runs and usage tables, the paper tables, the charts (inline SVG), the
  * level-transition heatmaps of pairs of runs on the same dataset (`transitionCharts`, when there are any) and the
- * per-sample ladder trace (`<details>` per sample, collapsed, filterable; the first `traceLimit` samples per run).
+ * per-sample ladder trace (`<details>` per sample, collapsed, filterable; the first `traceLimit` samples per run; each
+ * run's bodies a compressed block rendered lazily).
  * Reads the trace from `store` (`RunStore.iterSamples`).
  */
 export async function renderHtmlReport(data: ReportData, store: RunStore, options: HtmlOptions = {}): Promise<string> {
-  const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 30_000_000 };
+  const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 8_000_000 };
   const views = options.views ?? ReportViews.none;
   const labels = uniqueRunLabels(data.runs, views);
   const tables = reportTables(data, views);
@@ -279,8 +404,8 @@ ${charts.map(chartHtml).join('\n')}
 </div>
 ${transitionsHtml(transitions)}
 <h2 id="trace">Per-sample ladder trace</h2>
-<p class="note">Every attempt of each sample: the level, its prompt messages, the model's response and the verdict. Adaptive runs also list the selector's choices. Click a sample to open it.</p>
-<div id="trace-tools"><input id="trace-filter" type="search" placeholder="Filter samples by any text (id, answer, prompt…)" aria-label="filter samples"> <span id="trace-count" class="note"></span></div>
+<p class="note">Every attempt of each sample: the level, its prompt messages, the model's response and the verdict. Adaptive runs also list the selector's choices. Click a sample to open it (its trace is stored compressed in this page and shown when opened).</p>
+<div id="trace-tools"><input id="trace-filter" type="search" placeholder="Filter samples by id, question, outcome, tags…" aria-label="filter samples"> <label class="note"><input id="trace-deep" type="checkbox"> search prompts and responses too</label> <span id="trace-count" class="note"></span></div>
 ${traceHtml(data, store, labels, opts)}
 </main>
 <script>${SCRIPT}</script>
