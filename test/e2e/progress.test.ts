@@ -5,7 +5,7 @@
  * promptly.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,6 +35,16 @@ describe('progress on a non-TTY stderr', () => {
     expect(loud.code).toBe(0);
     expect(progressLines(loud.stderr).at(-1)).toMatch(/^json: 50\/50 samples \(100\.0%\)/);
     expect(JSON.parse(loud.stdout)).toMatchObject({ n: 50 });
+  }, 60_000);
+
+  it('a matrix names the active run in each line', async () => {
+    const file = join(dir, 'm.yaml');
+    writeFileSync(file, 'datasets:\n  - { id: hibench/json, limit: 30 }\nmodels:\n  - id: baseline:oracle\n  - id: baseline:random\nstore: m.db\n');
+    const r = await runCli(['run', '--config', file, '--json', '--progress', '--progress-interval', '0.05']);
+    expect(r.code, r.stderr).toBe(0);
+    const last = (prefix: string) => r.stderr.split('\n').filter((l) => l.startsWith(prefix)).at(-1);
+    expect(last('[1/2] baseline:oracle × hibench/json: ')).toMatch(/: 30\/30 samples \(100\.0%\)/);
+    expect(last('[2/2] baseline:random × hibench/json: ')).toMatch(/: 30\/30 samples \(100\.0%\)/);
   }, 60_000);
 
   it('Ctrl-C stops a run of an instant local model within a second', async () => {

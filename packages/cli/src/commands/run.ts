@@ -91,7 +91,9 @@ export default class Run extends HptCommand {
    */
   private async runConfigFile(file: string, flags: RunFlags, explicit: Set<string>, registry: Registry, container: DependencyContainer): Promise<void> {
     const { cells, flagsOf, store } = matrixCells(file, flags, explicit);
-    const results = await runMatrix(cells, async (cell) => this.runOne(flagsOf.get(cell)!, registry, container), (r) => {
+    // the progress display names the active run of the matrix: `[2/4] <model> × <dataset>`
+    const label = (cell: (typeof cells)[number]) => `[${cells.indexOf(cell) + 1}/${cells.length}] ${cell.model} × ${cell.dataset}`;
+    const results = await runMatrix(cells, async (cell) => this.runOne(flagsOf.get(cell)!, registry, container, label(cell)), (r) => {
       if (!flags.json) this.log(`${renderSummary(r.summary, store, r.tables ?? [])}\n`);
     });
     if (flags.json) this.printJson(results.map((r) => r.summary));
@@ -113,7 +115,7 @@ export default class Run extends HptCommand {
    * @returns the run summary and, for a complete run without `--json`, the report views' tables of it.
    * @throws HptError from configuration, preparation and execution (nothing is printed).
    */
-  private async runOne(flags: RunFlags, registry: Registry, container: DependencyContainer): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
+  private async runOne(flags: RunFlags, registry: Registry, container: DependencyContainer, label?: string): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
     if (flags.out) checkWritable(flags.out);
     let config = runConfigOf(flags);
     const session = RunSession.forRun(flags.store, config, container, this.logger, this.config.version);
@@ -121,7 +123,7 @@ export default class Run extends HptCommand {
       // a value saved by `hpt-bench calibrate --save` replaces the dataset's declared constant (--hpi-dataset wins)
       if (!flags.resume) config = session.withSavedHpiDataset(config, registry.get('datasets', config.dataset).id);
       const prepared = await prepareRun(config, registry, container);
-      return await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] }, () => this.summaryViews(registry, container));
+      return await this.execute(prepared, session, flags, { resume: flags.resume, fresh: flags.new, retryErrors: flags['retry-errors'] }, () => this.summaryViews(registry, container), label);
     } catch (e) {
       // the error is what the user sees; a store that cannot close cleanly (it already failed) must not replace it
       try {
@@ -142,12 +144,12 @@ export default class Run extends HptCommand {
    * Run the prepared evaluation with a progress bar and SIGINT/SIGTERM handling, then write `--out`.
    * @returns the summary, and the report views' tables of a complete run without `--json`.
    */
-  private async execute(prepared: PreparedRun, session: RunSession, flags: RunFlags, plan: RunPlan, views: () => Promise<ReportViews>): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
+  private async execute(prepared: PreparedRun, session: RunSession, flags: RunFlags, plan: RunPlan, views: () => Promise<ReportViews>, label = prepared.datasetId): Promise<{ summary: RunSummary; tables: ReportTable[] }> {
     const { config } = prepared;
 
     const mode = progressMode({ json: Boolean(flags.json), progress: flags.progress, tty: Boolean(process.stderr.isTTY) });
     const interval = numberFlag('--progress-interval', flags['progress-interval'], 0.05, 3600);
-    const progress = new ProgressReporter(mode, prepared.datasetId, { intervalMs: 1000 * interval });
+    const progress = new ProgressReporter(mode, label, { intervalMs: 1000 * interval });
     let runId = newRunId();
     // Ctrl-C or SIGTERM: finished samples are committed; the run is marked failed so no later step trusts it as
     // complete, and the same command continues it
