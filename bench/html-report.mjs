@@ -1,6 +1,6 @@
 // HTML report size benchmark (issue 16): build a store of 28 runs (HiBench binary-tree and multiple-tree, 200 generated
 // samples each, baseline:random, so samples climb the ladder with several attempts), then time `hpt-bench report
-// --out report.html` and print the page size, the trace's share of it and the headless Chromium load time (navigation
+// --all --out report.html` and print the page size, the trace's share of it and the headless Chromium load time (navigation
 // until the load event and the next frame; skipped when /usr/bin/chromium is missing). Run after `npm run build`:
 // node bench/html-report.mjs [store.db]   (an existing store is reused as it is; default: a new one in the temp dir)
 import { execFileSync } from 'node:child_process';
@@ -27,7 +27,7 @@ if (!existsSync(store)) {
 }
 const out = join(dir, 'report.html');
 const t0 = performance.now();
-cli(['report', '--store', store, '--out', out]);
+cli(['report', '--all', '--store', store, '--out', out]); // every run: they differ only in --seed, one comparability group per dataset
 const generateMs = performance.now() - t0;
 const html = readFileSync(out, 'utf8');
 const rows = (html.match(/<details class="sample"/g) ?? []).length;
