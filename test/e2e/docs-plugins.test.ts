@@ -96,11 +96,12 @@ describe('docs/plugins.md examples', () => {
     };
     const riddles = (await report('--format', 'csv', '--table', 'riddles')).split('\r\n');
     expect(riddles[0]).toBe('Model,HPI,HPI lo,HPI hi,Exact %,Exact % lo,Exact % hi');
-    expect(riddles.filter((l) => l.startsWith('constant:yes,4.75,') || l.startsWith('"baseline:oracle (adaptive, climb:2)",3,'))).toHaveLength(2);
+    // two ladders in one report: each row says which (reports group runs by ladder, README "Groups and selection")
+    expect(riddles.filter((l) => l.startsWith('constant:yes · 7-level ladder (hpf7),4.75,') || l.startsWith('"baseline:oracle (adaptive, climb:2) · 5-level ladder (hpf)",3,'))).toHaveLength(2);
     expect((await report('--format', 'csv', '--table', 'yes-no')).split('\r\n')[0]).toBe('Model,Yes/No HPI,Yes/No HPI lo,Yes/No HPI hi,Yes/No Acc,Yes/No Acc lo,Yes/No Acc hi');
     const levels = (await report('--format', 'csv', '--table', 'riddles-levels')).split('\r\n');
     expect(levels[0]).toBe('Model,Dataset,L1,L2,L3,L4,L5,L6,L7,Unsolved');
-    expect(levels).toContain('constant:yes,Riddles,50,0,0,0,0,0,0,50');
+    expect(levels).toContain('constant:yes · 7-level ladder (hpf7),Riddles,50,0,0,0,0,0,0,50');
     expect(await report('--format', 'html')).toContain('HPI by source');
     const list = await runCli(['list', 'reports', '--plugin', dir, '--json']);
     expect(JSON.parse(list.stdout).reports).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'riddles', plugin: 'hpt-bench-plugin-doc' })]));
