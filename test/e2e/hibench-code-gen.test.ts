@@ -4,17 +4,17 @@
  * oracle baseline without --data (generated on the fly) giving HPI 1.0 in both compat modes, and `run --data` of a
  * generate file scoring exactly like the on-the-fly records.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid, type Json } from '@hpt-bench/core';
+import { assertValid } from '@hpt-bench/core';
 import { runCli } from '../helpers/cli.js';
+import { jsonLines, sha256File } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-code-gen-'));
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+const sha = sha256File;
+const lines = jsonLines;
 
 describe('hpt-bench generate hibench/code-gen', () => {
   it('writes 1,800 schema-valid records with language and code, byte-identical for a seed, different for another', async () => {

@@ -4,20 +4,20 @@
  * schema-valid; `run` with the oracle baseline gives HPI 1.0 in strict and reference mode, from the source file and
  * from the generated file.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid, type Json } from '@hpt-bench/core';
+import { assertValid } from '@hpt-bench/core';
 import { runCli, SHARED } from '../helpers/cli.js';
+import { jsonLines, sha256File } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-code-structure-'));
-/** The shared data folder beside the clone (../shared/data), else /work/shared/data. */
-const DATA = existsSync(join(SHARED, 'data')) ? join(SHARED, 'data') : '/work/shared/data';
+/** The shared data folder beside the clone (../shared/data). */
+const DATA = join(SHARED, 'data');
 const CODE = join(DATA, 'hibench-code/code.jsonl');
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+const sha = sha256File;
+const lines = jsonLines;
 
 describe('hpt-bench generate hibench/code-structure', () => {
   it('writes 1,881 schema-valid records (627 questions x 3 ICL modes), byte-identical for a seed; filters and bad values', async () => {

@@ -4,19 +4,19 @@
  * level 1 in both compat modes, the toolkit folder layout with its load-time warnings, a generated file read back,
  * and the HiBench report view's Code tables.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid, type Json } from '@hpt-bench/core';
+import { assertValid } from '@hpt-bench/core';
 import { ROOT, runCli, SHARED } from '../helpers/cli.js';
+import { jsonLines, sha256File } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-code-'));
 const CODE = join(SHARED, 'data/hibench-code/code.jsonl');
 const FIXTURE = join(ROOT, 'test/fixtures/hibench-code');
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+const sha = sha256File;
+const lines = jsonLines;
 
 describe('hpt-bench generate hibench/code', () => {
   it('writes 189 x 2 x 3 = 1,134 schema-valid records with language and code, byte-identical for a seed', async () => {

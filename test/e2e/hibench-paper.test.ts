@@ -3,17 +3,17 @@
  * ladder with the oracle baseline, the built CLI as a process: generated records (demo papers, our QASPER fixture) and
  * the toolkit's released records (the shared first three of each dev file, read in place).
  */
-import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid, type Json } from '@hpt-bench/core';
+import { assertValid } from '@hpt-bench/core';
 import { ROOT, SHARED, runCli } from '../helpers/cli.js';
+import { jsonLines, sha256File } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-paper-'));
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+const sha = sha256File;
+const lines = jsonLines;
 const shared = (task: string) => join(SHARED, 'data/hibench-paper', `paper-${task}-dev-first3.json`);
 const FIXTURE = join(ROOT, 'test/fixtures/hibench-paper/qasper-mini.json');
 

@@ -8,15 +8,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Json, Sample } from '@hpt-bench/core';
+import type { Sample } from '@hpt-bench/core';
 import { HierarchyPaperScorer, HierarchyScorer, recordToSample, type AnyHibenchRecord } from '@hpt-bench/hibench';
 import { startOpenAIServer, type TestServer } from '../helpers/openai-server.js';
 import { runCli, SHARED } from '../helpers/cli.js';
+import { jsonLines } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-six-'));
 const CODE = join(SHARED, 'data/hibench-code/code.jsonl');
 const store = join(dir, 'six.db');
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+const lines = jsonLines;
 
 /** The six scenarios (hibench.md §1.1): how to generate them and score them. */
 const SCENARIOS: { id: string; data?: string; threshold?: number }[] = [

@@ -4,7 +4,6 @@
  * answers each sample right at a level the test chose; HPI, level counts, call counts and the per-configuration
  * HiBench aggregate are recomputed here independently.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +12,11 @@ import { assertValid, type Json } from '@hpt-bench/core';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { expectedRun, levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
+import { jsonLines, sha256File } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-hibench-'));
-const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
-const lines = (text: string) => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, Json>);
+const sha = sha256File;
+const lines = jsonLines;
 
 describe('hpt-bench generate hibench/<scenario>', () => {
   it('writes the full binary-tree suite (4,968 records, schema-valid), byte-identical for the same seed, different for another', async () => {

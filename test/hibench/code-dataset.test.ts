@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { DatasetLoadOptions, Sample } from '@hpt-bench/sdk';
+import type { Sample } from '@hpt-bench/sdk';
 import { COMPAT_EXAMPLES, STRICT_EXAMPLE_PROGRAMS } from '../../plugins/hibench/src/code/compat-examples.js';
 import { readCodeFolder, readCodeJsonl, readCodeSource } from '../../plugins/hibench/src/code/source.js';
 import { generateCode, resolveCodeFilter } from '../../plugins/hibench/src/code/suite.js';
@@ -14,6 +14,7 @@ import { CodeDataset, recordToSample } from '../../plugins/hibench/src/dataset.j
 import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
 import { HierarchyScorer, renderAnswer } from '../../plugins/hibench/src/match/scorer.js';
 import type { MatcherSpec } from '../../plugins/hibench/src/types.js';
+import { collect, loadOptions } from '../helpers/dataset-load.js';
 
 const SHARED = new URL('../../../shared/data/hibench-code/code.jsonl', import.meta.url).pathname;
 const FIXTURE = new URL('../fixtures/hibench-code', import.meta.url).pathname;
@@ -21,17 +22,6 @@ const BIGO: MatcherSpec = { type: 'string', bigo: true };
 
 const strict = (out: string, target: string) => matchAnswer(out, target, BIGO, 'strict').correct;
 const compat = (out: string, target: string) => matchAnswer(out, target, BIGO, 'reference').correct;
-
-function loadOptions(over: Partial<DatasetLoadOptions> = {}): DatasetLoadOptions & { warnings: string[] } {
-  const warnings: string[] = [];
-  return { onInvalid: 'fail', cacheDir: '/tmp', warn: (m) => warnings.push(m), warnings, ...over };
-}
-
-async function collect(it: AsyncIterable<Sample>): Promise<Sample[]> {
-  const out: Sample[] = [];
-  for await (const s of it) out.push(s);
-  return out;
-}
 
 describe('Code source readers', () => {
   it('reads the shared code.jsonl: 189 programs (100 C++, 89 Python) with both labels', () => {

@@ -4,11 +4,11 @@
  * determinism (same seed → byte-identical records; filters never change a pick), the wording and ICL examples, the
  * filters (and their manifest declaration), and the dataset's load (source file, folder layout, generated file).
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertValid, type DatasetLoadOptions, type FilterDecl, type Json, type PluginManifest, type Sample } from '@hpt-bench/sdk';
+import { assertValid, type FilterDecl, type Json, type PluginManifest } from '@hpt-bench/sdk';
 import { readCodeJsonl, type CodeItem } from '../../plugins/hibench/src/code/source.js';
 import { CODE_LANGUAGES, type CodeSyntax } from '../../plugins/hibench/src/code/syntax.js';
 import { CodeStructureDataset, loadedCodeSyntax, preloadCodeStructure } from '../../plugins/hibench/src/code-structure/dataset.js';
@@ -30,9 +30,10 @@ import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
 import { HierarchyScorer } from '../../plugins/hibench/src/match/scorer.js';
 import type { HibenchRecord, SuiteFilter } from '../../plugins/hibench/src/types.js';
 import { ROOT, SHARED } from '../helpers/cli.js';
+import { collect, loadOptions } from '../helpers/dataset-load.js';
 
-/** The shared data folder beside the clone (../shared/data), else /work/shared/data. */
-const DATA = existsSync(join(SHARED, 'data')) ? join(SHARED, 'data') : '/work/shared/data';
+/** The shared data folder beside the clone (../shared/data). */
+const DATA = join(SHARED, 'data');
 const CODE = join(DATA, 'hibench-code/code.jsonl');
 const FIXTURE = join(ROOT, 'test/fixtures/hibench-code');
 
@@ -45,17 +46,6 @@ beforeAll(async () => {
 
 const gen = (over: { seed?: number; compat?: 'strict' | 'reference'; filter?: SuiteFilter } = {}, from: readonly CodeItem[] = items): HibenchRecord[] =>
   [...generateCodeStructure(from, { seed: over.seed ?? 0, compat: over.compat ?? 'strict', filter: over.filter ?? {}, syntax })];
-
-function loadOptions(over: Partial<DatasetLoadOptions> = {}): DatasetLoadOptions & { warnings: string[] } {
-  const warnings: string[] = [];
-  return { onInvalid: 'fail', cacheDir: '/tmp', warn: (m) => warnings.push(m), warnings, ...over };
-}
-
-async function collect(it: AsyncIterable<Sample>): Promise<Sample[]> {
-  const out: Sample[] = [];
-  for await (const s of it) out.push(s);
-  return out;
-}
 
 /** A wrong answer of the target's kind that neither matcher accepts (compat sorts lists and compares up to the shorter). */
 function wrongAnswer(target: Json): string {

@@ -231,6 +231,40 @@ export function firstObject(path: string): Record<string, Json> | undefined {
 }
 
 /**
+ * The programs of a curated-code dataset (hibench/code, hibench/code-structure) at `data`: a code.jsonl-like file or
+ * the toolkit's folder layout (`readCodeSource`). @throws HptError `E_CONFIG` without `--data`; `E_DATA` for unreadable data.
+ */
+export function curatedPrograms(scenario: 'code' | 'code-structure', data: string | undefined, warn: (m: string) => void): CodeItem[] {
+  if (!data) throw new HptError('E_CONFIG', `hibench/${scenario} is built from curated programs: give --data (a code.jsonl file, or a folder with c++Selected/ and pythonSelected/)`);
+  return readCodeSource(data, warn);
+}
+
+/**
+ * What `load` of a curated-code dataset reads: `records` when `--data` is a file written by `hpt-bench generate`
+ * (stream it with `loadRecordsFile`), else the `programs` (`curatedPrograms`) with the warning sink of the load (the
+ * injected Logger, else the load's `warn`). `checkFilter` (the scenario's filter validation) runs after the split check
+ * and before any file is read, so errors come in that order.
+ * @throws HptError `E_CONFIG` with `--split` (these datasets have none), from `checkFilter`, or without `--data`;
+ *   `E_DATA` for unreadable data.
+ */
+export function codeInput(
+  scenario: 'code' | 'code-structure',
+  options: DatasetLoadOptions,
+  log: Logger | undefined,
+  checkFilter: () => void,
+): { kind: 'records'; data: string } | { kind: 'programs'; items: CodeItem[]; warn: (m: string) => void } {
+  if (options.split) throw new HptError('E_CONFIG', `hibench/${scenario} has no splits (got --split ${options.split}); use --task, --language, --icl`);
+  checkFilter();
+  const data = options.data;
+  if (data && !isDirectory(data) && !isSourceEntry(firstObject(data) ?? {})) return { kind: 'records', data };
+  const warn = (m: string): void => {
+    if (log) log.warn(m);
+    else options.warn(m);
+  };
+  return { kind: 'programs', items: curatedPrograms(scenario, data, warn), warn };
+}
+
+/**
  * HiBench Code (spec §3.5): SpaceComplexity and TimeComplexity of LeetCode solutions (Python and C++), zero/one/few-shot;
  * 189 programs x 2 tasks x 3 ICL modes = 1,134 queries with the shared code.jsonl. The data is curated, not generated,
  * so `--data` is required: a code.jsonl-like file, the toolkit's folder layout (`c++Selected/`, `pythonSelected/` with
@@ -246,19 +280,13 @@ export class CodeDataset implements Dataset {
 
   constructor(@inject(Tokens.Logger) private readonly log?: Logger) {}
 
-  /** The source items at `data`. @throws HptError `E_CONFIG` without `--data`; `E_DATA` for unreadable data. */
-  private items(data: string | undefined, warn: (m: string) => void): CodeItem[] {
-    if (!data) {
-      throw new HptError('E_CONFIG', 'hibench/code is built from curated data: give --data (a code.jsonl file, or a folder with c++Selected/ and pythonSelected/)');
-    }
-    return readCodeSource(data, warn);
-  }
+
 
   /** The records for `options.data` (a code.jsonl file or the toolkit folder). @throws HptError E_CONFIG / E_DATA. */
   generate(options: GenerateOptions & { data?: string }): Iterable<Record<string, Json>> {
     const filter = toSuiteFilter(options.filters);
     resolveCodeFilter(filter);
-    const items = this.items(options.data, (m) => this.log?.warn(m));
+    const items = curatedPrograms('code', options.data, (m) => this.log?.warn(m));
     return generateCode(items, { seed: options.seed, compat: options.compat, filter }) as Iterable<unknown> as Iterable<Record<string, Json>>;
   }
 
@@ -288,19 +316,13 @@ export class CodeDataset implements Dataset {
    * @throws HptError `E_CONFIG` without --data, with --split, or for an unknown filter value; `E_DATA` for unreadable data.
    */
   async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
-    if (options.split) throw new HptError('E_CONFIG', `hibench/code has no splits (got --split ${options.split}); use --task, --language, --icl`);
     const filter = toSuiteFilter(options.filters);
-    resolveCodeFilter(filter);
-    const data = options.data;
-    if (data && !isDirectory(data) && !isSourceEntry(firstObject(data) ?? {})) {
-      yield* loadRecordsFile('code', data, filter);
+    const input = codeInput('code', options, this.log, () => resolveCodeFilter(filter));
+    if (input.kind === 'records') {
+      yield* loadRecordsFile('code', input.data, filter);
       return;
     }
-    const warn = (m: string): void => {
-      if (this.log) this.log.warn(m);
-      else options.warn(m);
-    };
-    const items = this.items(data, warn);
+    const { items, warn } = input;
     await this.checkSyntax(items, warn);
     let i = 0;
     for (const r of generateCode(items, { seed: options.seed ?? 0, compat: options.compat ?? 'strict', filter })) yield recordToSample(r, i++);

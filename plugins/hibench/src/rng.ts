@@ -24,7 +24,14 @@ export interface Rng {
 /** A stream seeded with `seed` and the given keys (joined with '|'). */
 export function rngFor(seed: number, ...keys: (string | number)[]): Rng {
   const prng = seedrandom.alea(`${seed}|${keys.join('|')}`);
-  const next = (): number => prng();
+  return rngOf(() => prng());
+}
+
+/**
+ * The `Rng` draws over any uniform [0, 1) stream `next` (e.g. the random baseline's seeded stream handed to
+ * `Scorer.randomAnswer`): the same draws `rngFor` makes from its own stream.
+ */
+export function rngOf(next: () => number): Rng {
   const int = (lo: number, hi: number): number => {
     if (hi < lo) throw new RangeError(`rng.int: empty range [${lo}, ${hi}]`);
     return lo + Math.floor(next() * (hi - lo + 1));

@@ -204,20 +204,9 @@ function warnChangedFingerprint(stored: Record<string, Json> | null, current: Re
  * run's own load filled. @throws what the dataset's `load` throws.
  */
 export async function countSamples(prepared: PreparedRun, config: RunConfig): Promise<number> {
-  const loaded = prepared.dataset.load({
-    data: config.data,
-    split: config.split,
-    onInvalid: config.onInvalid,
-    cacheDir: config.cacheDir,
-    hubRows: (source) => loadHubRows(source, { cacheDir: config.cacheDir }),
-    warn: () => undefined,
-    seed: config.seed,
-    compat: config.compat,
-    filters: config.filters ?? {},
-  });
   let n = 0;
-  for await (const _ of limitStream(loaded, config.limit)) n++;
-  return n * replicatesOf(config);
+  for await (const _ of sampleStream(prepared, config)) n++;
+  return n;
 }
 
 /**

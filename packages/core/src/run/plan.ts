@@ -12,7 +12,7 @@ import { cacheLookup } from '../store/cache.js';
 import { type RunRecord, RunStore } from '../store/store.js';
 import { configHash, dataFingerprint, type RunConfig } from './config.js';
 import { sampleStream } from './execute.js';
-import type { PreparedRun } from './resolve.js';
+import { ladderSetup, type PreparedRun } from './resolve.js';
 
 /** A run of the store a plan refers to. */
 export interface PlanRunRef {
@@ -211,19 +211,7 @@ class Prober {
         return { text: '', usage: { promptTokens: 0, completionTokens: 0 }, finishReason: 'stop' };
       },
     });
-    const { config } = prepared;
-    this.engine = new LadderEngine({
-      levels: prepared.levels,
-      model: stand(prepared.model),
-      knowledgeModel: stand(prepared.knowledgeModel),
-      scorer: prepared.scorer,
-      scorerOptions: prepared.scorerOptions,
-      pack: prepared.pack,
-      hpiDataset: prepared.hpiDataset,
-      compat: config.compat,
-      generation: config.generation,
-      seed: config.seed,
-    });
+    this.engine = new LadderEngine(ladderSetup(prepared, stand));
   }
 
   /** The calls each level makes for `sample`, level 1 first. */

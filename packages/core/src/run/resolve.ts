@@ -7,7 +7,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { type Contribution, type Dataset, type DatasetDecl, HptError, type Json, type LadderDecl, type Model, type PromptPack, readJsonText, type Scorer, type Selector, type Strategy, type StrategyDecl, Tokens } from '@hpt-bench/sdk';
 import { DeclarativeDataset } from '../data/declarative.js';
-import { LadderEngine, type LadderLevel } from '../ladder/engine.js';
+import { LadderEngine, type LadderLevel, type LadderSetup } from '../ladder/engine.js';
 import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
 import { SingleCallStrategy } from '../ladder/single-call.js';
 import { checkFilters } from '../plugins/filters.js';
@@ -149,13 +149,13 @@ function modelContribution(registry: Registry, id: string): Contribution {
 
 
 /**
- * The engine of a prepared run, its models routed through `client` (a `RunSession`'s clients: cache, limiter,
- * retries): the manual ladder (hpt.md §2.1), or the adaptive HPF with the prepared selector (§2.3). The same model
- * object gets the same client, so a knowledge or selector model equal to the evaluated model shares its client.
+ * The manual ladder's setup of a prepared run (levels, scorer, pack, HPI_Dataset, compat, generation settings, seed),
+ * its evaluated and knowledge models routed through `client` (`createEngine`: the session's clients; `hpt-bench plan`:
+ * stand-ins that record requests).
  */
-export function createEngine(prepared: PreparedRun, client: (model: Model) => Model): LadderEngine {
+export function ladderSetup(prepared: PreparedRun, client: (model: Model) => Model): LadderSetup {
   const { config } = prepared;
-  const setup = {
+  return {
     levels: prepared.levels,
     model: client(prepared.model),
     knowledgeModel: client(prepared.knowledgeModel),
@@ -167,6 +167,15 @@ export function createEngine(prepared: PreparedRun, client: (model: Model) => Mo
     generation: config.generation,
     seed: config.seed,
   };
+}
+
+/**
+ * The engine of a prepared run, its models routed through `client` (a `RunSession`'s clients: cache, limiter,
+ * retries): the manual ladder (hpt.md §2.1), or the adaptive HPF with the prepared selector (§2.3). The same model
+ * object gets the same client, so a knowledge or selector model equal to the evaluated model shares its client.
+ */
+export function createEngine(prepared: PreparedRun, client: (model: Model) => Model): LadderEngine {
+  const setup = ladderSetup(prepared, client);
   if (!prepared.selector) return new LadderEngine(setup);
   const selectorModel = prepared.selector.model;
   return new AdaptiveEngine({ ...setup, selector: prepared.selector.selector, ...(selectorModel ? { selectorModel: client(selectorModel) } : {}) });

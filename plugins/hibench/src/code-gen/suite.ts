@@ -2,14 +2,14 @@
  * The records of hibench/code-gen (issue 15; specs/hibench.md §3.5 for the prompts, §7 rec. 19 for the matcher):
  * `CODE_GEN_PER_PRESET` programs per preset, each rendered in Python and C++, × {SpaceComplexity, TimeComplexity} ×
  * {zero, one, few}-shot, in the order preset → program → language → task → ICL mode. The prompt texts are exactly
- * hibench/code's (../code/suite.ts `codeQueryFields`); the matcher is `{type: 'string', bigo: true}`; the target is the
+ * hibench/code's (../code/suite.ts `codeRecord`); the matcher is `{type: 'string', bigo: true}`; the target is the
  * construction's exact bound (./construct.ts). `preset` is the difficulty, `language` its own field and filter.
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { selectValues } from '../filter.js';
 import type { HibenchRecord, IclMode, Selection, SuiteFilter } from '../types.js';
 import { CODE_TASKS, type CodeTask } from '../code/compat-examples.js';
-import { CODE_ICL_MODES, codeQueryFields } from '../code/suite.js';
+import { CODE_ICL_MODES, codeRecord } from '../code/suite.js';
 import { CODE_LANGUAGES, type CodeLanguage } from '../code/syntax.js';
 import { bigOLabel } from './construct.js';
 import { CODE_GEN_PRESETS, drawProgram, type CodeGenPreset, type DrawnProgram } from './generate.js';
@@ -43,7 +43,6 @@ export function labels(p: DrawnProgram): { time: string; space: string } {
 
 /** One record of program `index` of `preset`. */
 export function buildCodeGenRecord(p: DrawnProgram, preset: CodeGenPreset, index: number, language: CodeLanguage, code: string, task: CodeTask, icl: IclMode, compat: CompatMode, seed: number): HibenchRecord {
-  const q = codeQueryFields(task, code, language, icl, compat);
   const l = labels(p);
   const params: Record<string, Json> = {
     index,
@@ -53,28 +52,7 @@ export function buildCodeGenRecord(p: DrawnProgram, preset: CodeGenPreset, index
     space: l.space,
     construction: p.construction as unknown as Json,
   };
-  return {
-    id: `code-gen/${task}/${preset}/${language}/${index}/${icl}`,
-    scenario: 'code-gen',
-    task,
-    preset,
-    representation: null,
-    icl,
-    compat,
-    system: q.system,
-    prompt: q.prompt,
-    question: q.question,
-    format: q.format,
-    formatCot: q.formatCot,
-    exemplars: q.exemplars,
-    target: task === 'SpaceComplexity' ? l.space : l.time,
-    matcher: { type: 'string', bigo: true },
-    seed,
-    params,
-    args: {},
-    language,
-    code,
-  };
+  return codeRecord({ id: `code-gen/${task}/${preset}/${language}/${index}/${icl}`, scenario: 'code-gen', task, preset, icl, compat, seed, params, language, code, labels: l });
 }
 
 /**

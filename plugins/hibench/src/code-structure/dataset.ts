@@ -17,9 +17,9 @@ import {
   type Logger,
   type Sample,
 } from '@hpt-bench/sdk';
-import { isDirectory, isSourceEntry, readCodeSource, type CodeItem } from '../code/source.js';
+import type { CodeItem } from '../code/source.js';
 import { CodeSyntax, type SyntaxReport } from '../code/syntax.js';
-import { firstObject, loadRecordsFile, recordToSample, toSuiteFilter } from '../dataset.js';
+import { codeInput, curatedPrograms, loadRecordsFile, recordToSample, toSuiteFilter } from '../dataset.js';
 import { CODE_STRUCTURE_TASKS, generateCodeStructure, resolveCodeStructureFilter, type CodeStructureTask } from './suite.js';
 
 let shared: CodeSyntax | undefined;
@@ -51,13 +51,7 @@ export class CodeStructureDataset implements Dataset {
 
   constructor(private readonly log?: Logger) {}
 
-  /** The source items at `data`. @throws HptError `E_CONFIG` without `--data`; `E_DATA` for unreadable data. */
-  private items(data: string | undefined, warn: (m: string) => void): CodeItem[] {
-    if (!data) {
-      throw new HptError('E_CONFIG', 'hibench/code-structure is built from curated programs: give --data (a code.jsonl file, or a folder with c++Selected/ and pythonSelected/)');
-    }
-    return readCodeSource(data, warn);
-  }
+
 
   private skipLogger(warn: (m: string) => void): {
     skipped: (id: string, task: CodeStructureTask) => void;
@@ -86,7 +80,7 @@ export class CodeStructureDataset implements Dataset {
     const filter = toSuiteFilter(options.filters);
     resolveCodeStructureFilter(filter);
     const syntax = loadedCodeSyntax();
-    const items = this.items(options.data, (m) => this.log?.warn(m));
+    const items = curatedPrograms('code-structure', options.data, (m) => this.log?.warn(m));
     const skips = this.skipLogger((m) => this.log?.warn(m));
     const records = generateCodeStructure(items, { seed: options.seed, compat: options.compat, filter, syntax, skipped: skips.skipped, unparsable: skips.unparsable });
     return (function* () {
@@ -97,19 +91,13 @@ export class CodeStructureDataset implements Dataset {
 
   /** @throws HptError `E_CONFIG` without --data, with --split, or for an unknown filter value; `E_DATA` for unreadable data. */
   async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
-    if (options.split) throw new HptError('E_CONFIG', `hibench/code-structure has no splits (got --split ${options.split}); use --task, --language, --icl`);
     const filter = toSuiteFilter(options.filters);
-    resolveCodeStructureFilter(filter);
-    const data = options.data;
-    if (data && !isDirectory(data) && !isSourceEntry(firstObject(data) ?? {})) {
-      yield* loadRecordsFile('code-structure', data, filter);
+    const input = codeInput('code-structure', options, this.log, () => resolveCodeStructureFilter(filter));
+    if (input.kind === 'records') {
+      yield* loadRecordsFile('code-structure', input.data, filter);
       return;
     }
-    const warn = (m: string): void => {
-      if (this.log) this.log.warn(m);
-      else options.warn(m);
-    };
-    const items = this.items(data, warn);
+    const { items, warn } = input;
     const syntax = await preloadCodeStructure();
     const skips = this.skipLogger(warn);
     let i = 0;

@@ -47,34 +47,55 @@ export function codeQueryFields(task: CodeTask, code: string, language: CodeLang
   return { system: SYSTEM_PROMPTS.code, prompt: q.prompt, question, format: q.format, formatCot: q.formatCot, exemplars };
 }
 
-/** One record (§2: Code system prompt, task text and format sentence concatenated without separators). */
-export function buildCodeRecord(item: CodeItem, task: CodeTask, icl: IclMode, compat: CompatMode, seed: number): HibenchRecord {
-  const q = codeQueryFields(task, item.code, item.language, icl, compat);
-  const params: Record<string, Json> = { question_no: item.questionNo, source_id: item.id };
-  if (item.source !== undefined) params.source = item.source;
-  if (item.commit !== undefined) params.commit = item.commit;
+/**
+ * A record asking `task` about `code` (§2, §3.5): the Code query's texts (`codeQueryFields`), the label of the task as
+ * the target (`labels.space` or `labels.time`, a big-O string), the big-O matcher, no representation and no args. What
+ * hibench/code and hibench/code-gen records share; each gives its own id, scenario, preset and params.
+ */
+export function codeRecord(r: {
+  id: string;
+  scenario: 'code' | 'code-gen';
+  task: CodeTask;
+  preset: string;
+  icl: IclMode;
+  compat: CompatMode;
+  seed: number;
+  params: Record<string, Json>;
+  language: CodeLanguage;
+  code: string;
+  labels: { space: string; time: string };
+}): HibenchRecord {
+  const q = codeQueryFields(r.task, r.code, r.language, r.icl, r.compat);
   return {
-    id: `code/${task}/${item.id}/${icl}`,
-    scenario: 'code',
-    task,
-    preset: item.language,
+    id: r.id,
+    scenario: r.scenario,
+    task: r.task,
+    preset: r.preset,
     representation: null,
-    icl,
-    compat,
+    icl: r.icl,
+    compat: r.compat,
     system: q.system,
     prompt: q.prompt,
     question: q.question,
     format: q.format,
     formatCot: q.formatCot,
     exemplars: q.exemplars,
-    target: task === 'SpaceComplexity' ? item.space : item.time,
+    target: r.task === 'SpaceComplexity' ? r.labels.space : r.labels.time,
     matcher: { type: 'string', bigo: true },
-    seed,
-    params,
+    seed: r.seed,
+    params: r.params,
     args: {},
-    language: item.language,
-    code: item.code,
+    language: r.language,
+    code: r.code,
   };
+}
+
+/** One record (§2: Code system prompt, task text and format sentence concatenated without separators). */
+export function buildCodeRecord(item: CodeItem, task: CodeTask, icl: IclMode, compat: CompatMode, seed: number): HibenchRecord {
+  const params: Record<string, Json> = { question_no: item.questionNo, source_id: item.id };
+  if (item.source !== undefined) params.source = item.source;
+  if (item.commit !== undefined) params.commit = item.commit;
+  return codeRecord({ id: `code/${task}/${item.id}/${icl}`, scenario: 'code', task, preset: item.language, icl, compat, seed, params, language: item.language, code: item.code, labels: item });
 }
 
 /** The records of the selected part, program → task → ICL mode. @throws HptError `E_CONFIG` (see resolveCodeFilter). */

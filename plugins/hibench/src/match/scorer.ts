@@ -13,6 +13,7 @@ import {
   type Verdict,
 } from '@hpt-bench/sdk';
 import { randomPaperAnswer } from '../paper/random.js';
+import { rngOf } from '../rng.js';
 import { answerJson, pyStr } from '../prompt.js';
 import type { MatcherSpec } from '../types.js';
 import { aggregateScores, type ScoreRow } from './aggregate.js';
@@ -166,23 +167,6 @@ export function thresholdOf(options: Record<string, Json> | undefined): number |
   return n;
 }
 
-function randomInt(random: () => number, lo: number, hi: number): number {
-  return lo + Math.floor(random() * (hi - lo + 1));
-}
-
-function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.min(items.length - 1, Math.floor(random() * items.length))]!;
-}
-
-function shuffle<T>(random: () => number, items: readonly T[]): T[] {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
-
 function metaString(meta: Record<string, Json> | undefined, field: string): string | undefined {
   const v = meta?.[field];
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
@@ -259,8 +243,9 @@ export class HierarchyScorer implements Scorer {
       spec = {};
     }
     const target = sample.target;
+    const rng = rngOf(random);
     const sep = spec.sep ?? ',';
-    const numberUpTo = (t: number | null): number => randomInt(random, 0, Math.max(10, 2 * Math.abs(Math.round(t ?? 0))));
+    const numberUpTo = (t: number | null): number => rng.int(0, Math.max(10, 2 * Math.abs(Math.round(t ?? 0))));
     if (isBooleanLike(target)) return answerJson(random() < 0.5);
     if (spec.type === 'hit-rate' && spec.metric !== undefined && typeof sample.input?.question === 'string') {
       return answerJson(randomPaperAnswer(sample.input.question, spec.metric, random));
@@ -268,7 +253,7 @@ export class HierarchyScorer implements Scorer {
     if (spec.type === 'hit-rate') {
       const refs = (Array.isArray(target) ? target : [target]).map((r) => (typeof r === 'string' ? r : pyStr(r)));
       const pieces = refs.flatMap((r) => r.split(sep === '\n' ? /\n|,/ : sep)).map((p) => p.trim()).filter((p) => p !== '');
-      return answerJson(pieces.length > 0 ? pick(random, pieces) : String(numberUpTo(null)));
+      return answerJson(pieces.length > 0 ? rng.pick(pieces) : String(numberUpTo(null)));
     }
     if (spec.type === 'list') {
       const items = Array.isArray(target)
@@ -281,18 +266,18 @@ export class HierarchyScorer implements Scorer {
               .map((s) => s.trim())
               .filter((s) => s !== '' && s.toLowerCase() !== (spec.none ?? DEFAULT_NONE).toLowerCase());
       if (items.length === 0) return answerJson(random() < 0.5 ? (spec.none ?? DEFAULT_NONE) : String(numberUpTo(null)));
-      let shuffled = shuffle(random, items);
-      if (random() < 1 / 3) shuffled = shuffled.slice(0, randomInt(random, 1, shuffled.length));
+      let shuffled = rng.shuffle(items);
+      if (random() < 1 / 3) shuffled = shuffled.slice(0, rng.int(1, shuffled.length));
       return answerJson(shuffled);
     }
     if (spec.type === 'number' || numericTarget(target) !== null) return answerJson(numberUpTo(numericTarget(target)));
-    if (spec.bigo) return answerJson(pick(random, COMMON_BIGO));
+    if (spec.bigo) return answerJson(rng.pick(COMMON_BIGO));
     if (spec.type === 'structure') {
       const ids = typeof target === 'string' ? (target.match(/\d+/g) ?? []) : [];
-      return answerJson(ids.length > 0 ? Number(pick(random, ids)) : numberUpTo(null));
+      return answerJson(ids.length > 0 ? Number(rng.pick(ids)) : numberUpTo(null));
     }
     const choices = sample.meta?.['choices'];
-    if (Array.isArray(choices) && choices.length > 0) return renderAnswer(pick(random, choices), spec);
+    if (Array.isArray(choices) && choices.length > 0) return renderAnswer(rng.pick(choices), spec);
     return answerJson(numberUpTo(null));
   }
 

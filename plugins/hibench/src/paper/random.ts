@@ -8,22 +8,10 @@
  * `<<<…>>>` markers; a plain-representation paper has none, so its short lines (at most 60 characters, not ending with
  * a full stop) stand in for titles.
  */
+import { rngOf } from '../rng.js';
 import type { PaperMetric } from './metrics.js';
 
 const OPEN = /^<<<(?!\/)(.*)>>>$/;
-
-function randomInt(random: () => number, lo: number, hi: number): number {
-  return lo + Math.min(hi - lo, Math.floor(random() * (hi - lo + 1)));
-}
-
-function shuffled<T>(random: () => number, items: readonly T[]): T[] {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j]!, a[i]!];
-  }
-  return a;
-}
 
 /** The paper part of a Paper prompt: the text after its last `Context:`, or the whole text. */
 export function paperContext(prompt: string): string {
@@ -33,22 +21,23 @@ export function paperContext(prompt: string): string {
 
 /** A random answer text for a Paper task given the prompt's paper (see the module comment); '' for an empty paper. */
 export function randomPaperAnswer(prompt: string, metric: PaperMetric, random: () => number): string {
+  const rng = rngOf(random);
   const lines = paperContext(prompt).split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const marked = lines.map((l) => OPEN.exec(l)?.[1]).filter((t): t is string => t !== undefined);
   const titles = marked.length > 0 ? marked : lines.filter((l) => l.length <= 60 && !l.endsWith('.'));
   const text = lines.filter((l) => !l.startsWith('<<<'));
   if (metric === 'outline-f1' && titles.length > 0) {
-    let order = shuffled(random, titles);
-    if (random() < 1 / 3) order = order.slice(0, randomInt(random, 1, order.length));
+    let order = rng.shuffle(titles);
+    if (random() < 1 / 3) order = order.slice(0, rng.int(1, order.length));
     return order.join('\n');
   }
   if (metric === 'section-set') {
     const names = [...new Set(titles.filter((t) => !/^(title|abstract)$/i.test(t)))];
-    if (names.length >= 2) return shuffled(random, names).slice(0, 2).join(', ');
+    if (names.length >= 2) return rng.shuffle(names).slice(0, 2).join(', ');
   }
   const words = text.join(' ').split(/\s+/).filter((w) => w !== '');
   if (words.length === 0) return '';
-  const len = randomInt(random, 1, Math.min(8, words.length));
-  const start = randomInt(random, 0, words.length - len);
+  const len = rng.int(1, Math.min(8, words.length));
+  const start = rng.int(0, words.length - len);
   return words.slice(start, start + len).join(' ');
 }
