@@ -329,6 +329,10 @@ export class CodeDataset implements Dataset {
   }
 }
 
+/** QASPER on the Hugging Face hub (specs/hibench.md §3.6: the Paper scenario's source). */
+export const QASPER_HUB = { dataset: 'allenai/qasper', config: 'qasper' } as const;
+const QASPER_SPLITS = ['train', 'validation', 'test'];
+
 /**
  * HiBench Paper (spec §3.6): contextual QA, disordered section, outline extraction over QASPER papers. `--data` takes
  * the toolkit's released `dataset/Paper/<task>/{dev,test}.json` (as released; strict mode swaps the named sections of
@@ -336,10 +340,6 @@ export class CodeDataset implements Dataset {
  * tasks generated with the run seed), or `hpt-bench generate` output. `--split`: QASPER from the hub. Without either: the
  * `source` filter's file, else the embedded demo papers.
  */
-/** QASPER on the Hugging Face hub (specs/hibench.md §3.6: the Paper scenario's source). */
-export const QASPER_HUB = { dataset: 'allenai/qasper', config: 'qasper' } as const;
-const QASPER_SPLITS = ['train', 'validation', 'test'];
-
 export class PaperDataset extends HibenchDataset {
   readonly id = 'paper' as const;
   static inject = [Tokens.Logger];

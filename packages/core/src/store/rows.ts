@@ -18,6 +18,7 @@ export function wellFormed(text: string): string {
 const SUSPECT = /[\0\uD800-\uDFFF]/;
 const ILL_FORMED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** A `runs` row as a `RunRecord` (JSON columns parsed; absent newer columns as null). */
 export function toRun(row: Record<string, unknown>): RunRecord {
   return {
     id: row.id as string,

@@ -31,6 +31,7 @@ export interface ProgramNames {
   helper: Partial<Record<RecursionKind, string>>;
 }
 
+/** How a program is rendered: `instrument` (Python only; tests) adds the step counter `_steps` of the module comment (loop bodies, helper calls, allocations). */
 export interface RenderOptions {
   instrument?: boolean;
 }
