@@ -71,11 +71,18 @@ export function cappedFetch(maxBytes: number, inner: FetchLike = (input, init) =
       release();
       return res;
     }
-    const reader = source.getReader();
     const declared = Number(res.headers.get('content-length') ?? NaN);
     const encoding = (res.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+    const plain = encoding === 'identity' || encoding === '';
+    // Fast path: an unencoded body whose Content-Length is within the cap cannot exceed it (HTTP/1.1 framing ends the
+    // body at the declared length), so the response is returned as it is: no second stream, no per-chunk promise.
+    // The abort listener stays on the SDK's per-request signal, which is dropped with the request.
+    if (plain && Number.isFinite(declared) && declared <= maxBytes) {
+      return res;
+    }
+    const reader = source.getReader();
     let early: ResponseTooLargeError | undefined;
-    if (Number.isFinite(declared) && declared > maxBytes && (encoding === 'identity' || encoding === '')) early = new ResponseTooLargeError(maxBytes);
+    if (Number.isFinite(declared) && declared > maxBytes && plain) early = new ResponseTooLargeError(maxBytes);
     let seen = 0;
     const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: ResponseTooLargeError) => {
       release();
