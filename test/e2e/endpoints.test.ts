@@ -80,7 +80,7 @@ describe('several endpoints for one model (run --base-url A --base-url B ...)', 
       return { drop: true };
     });
     const b = await replica();
-    const c = await replica((r) => answer(r, 6));
+    const c = await replica((r) => answer(r, 15));
     const first = await runCli([...args(dir, a.url, b.url, c.url), '--json'], { cwd: dir });
     expect(first.code, first.stderr).toBe(0);
     const s1 = JSON.parse(first.stdout) as Summary;
@@ -126,6 +126,26 @@ describe('several endpoints for one model (run --base-url A --base-url B ...)', 
     expect(d.requests.length).toBe(s4.calls - s4.cachedCalls);
     expect(d.requests.length).toBeGreaterThanOrEqual(40);
     expect(new Set(configHashes(join(dir, 's.db'))).size).toBe(2);
+  });
+
+  it('an unfinished run is continued with another set of replicas (same run, only the errored sample redone)', async () => {
+    const dir = tmp();
+    boolqData(join(dir, 'q.jsonl'), 10);
+    let failing = true;
+    // question 3 cannot be answered by any replica during the first pass
+    const rule = (r: ReceivedRequest): Reply => (failing && r.messages.some((m) => m.content.includes('is question 3 true')) ? { status: 500, body: { error: { message: 'boom' } } } : answer(r));
+    const a = await replica(rule);
+    const b = await replica(rule);
+    const first = await runCli([...args(dir, a.url, b.url), '--max-retries', '0', '--json'], { cwd: dir });
+    expect(first.code, first.stderr).toBe(1);
+    const s1 = JSON.parse(first.stdout) as Summary;
+    expect(s1).toMatchObject({ complete: false, errored: 1, n: 9 });
+    failing = false;
+    const c = await replica();
+    const second = await runCli([...args(dir, c.url, b.url), '--json'], { cwd: dir });
+    expect(second.code, second.stderr).toBe(0);
+    const s2 = JSON.parse(second.stdout) as Summary & { resumed?: boolean };
+    expect(s2).toMatchObject({ runId: s1.runId, resumed: true, complete: true, n: 10, errored: 0 });
   });
 
   it('every endpoint down: the run stops as an outage does with one endpoint (exit 1, nothing reported as a result)', async () => {
