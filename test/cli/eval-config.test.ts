@@ -46,7 +46,20 @@ describe('evaluation files: validation and expansion', () => {
     const cells = expandEvalFile(validateEvalFile(file, 'e.yaml'), '/base');
     expect(cells.map((c) => `${c.model}|${c.dataset}`)).toEqual(['baseline:oracle|boolq', 'baseline:oracle|code-calc', 'openai:llama3|boolq', 'openai:llama3|code-calc']);
     expect(cells[0]!.values).toEqual({ model: 'baseline:oracle', dataset: 'boolq', split: 'mini', seed: 3, limit: 10, concurrency: 2, temperature: '0.2', store: '/base/db/s.db', out: '/base/res/{model}-{dataset}.jsonl', prices: '/abs/prices.json' });
-    expect(cells[3]!.values).toMatchObject({ model: 'openai:llama3', dataset: 'code', 'base-url': 'http://127.0.0.1:1/v1', 'api-key-env': 'MY_KEY', concurrency: 8, temperature: '0.9', 'top-p': '0.5', 'max-tokens': 64, limit: 4, data: '/base/d.jsonl', filter: ['task=calculate,convert', 'preset=small'], threshold: '0.15' });
+    expect(cells[3]!.values).toMatchObject({ model: 'openai:llama3', dataset: 'code', 'base-url': ['http://127.0.0.1:1/v1'], 'api-key-env': 'MY_KEY', concurrency: 8, temperature: '0.9', 'top-p': '0.5', 'max-tokens': 64, limit: 4, data: '/base/d.jsonl', filter: ['task=calculate,convert', 'preset=small'], threshold: '0.15' });
+  });
+
+  it('a list of base URLs (replicas) becomes --base-url given once per URL; cacheKeyEndpoint --cache-key-endpoint; a model entry over the top level', () => {
+    const replicas = { datasets: [{ id: 'boolq' }], baseUrl: 'http://top/v1', cacheKeyEndpoint: true, models: [{ id: 'openai:a', baseUrl: ['http://r1/v1', 'http://r2/v1'] }, { id: 'openai:b' }, { id: 'openai:c', cacheKeyEndpoint: false }] };
+    const cells = expandEvalFile(validateEvalFile(replicas, 'e.yaml'), '/base');
+    expect(cells.map((c) => [c.values['base-url'], c.values['cache-key-endpoint']])).toEqual([
+      [['http://r1/v1', 'http://r2/v1'], true],
+      [['http://top/v1'], true],
+      [['http://top/v1'], false],
+    ]);
+    for (const bad of [[], [''], ['http://r1/v1', 'http://r1/v1'], [3]]) {
+      expect(() => validateEvalFile({ datasets: [{ id: 'boolq' }], models: [{ id: 'openai:a', baseUrl: bad }] }, 'e.yaml'), JSON.stringify(bad)).toThrow(/e\.yaml: \/models\/0\/baseUrl/);
+    }
   });
 
   it('lets command-line flags override the file, and file values override flag defaults', () => {

@@ -45,8 +45,14 @@ describe('cacheKey', () => {
     expect(cacheKey(MODEL, req({ context: ctx() }))).toBe(a);
     expect(cacheKey(MODEL, req({ context: ctx({ level: 4, seq: 3, purpose: 'intermediate' }) }))).toBe(a);
     expect(cacheKey(MODEL, req({ context: ctx({}, { ...SAMPLE, id: 'other', meta: { replicate: 3 } }) }))).toBe(a);
-    // the exact material (format pinned: changing it silently invalidates every user's cache)
+    // the exact material (format pinned: changing it silently invalidates every user's cache): by default the model
+    // served and the settings, no URL
     expect(cacheKeyMaterial(MODEL, req())).toBe(
+      '{"v":1,"model":"openai:m","temperature":0,"topP":0.9,"maxTokens":64,"seed":null,"logprobs":false,' +
+        '"messages":[["system","Be brief."],["user","Is water wet?"]],"draw":null}',
+    );
+    // --cache-key-endpoint: exactly the material of the versions that always keyed by URL (their caches still hit)
+    expect(cacheKeyMaterial(MODEL, req(), true)).toBe(
       '{"v":1,"model":"openai:m","endpoint":"http://127.0.0.1:8000/v1","temperature":0,"topP":0.9,"maxTokens":64,"seed":null,"logprobs":false,' +
         '"messages":[["system","Be brief."],["user","Is water wet?"]],"draw":null}',
     );
@@ -56,8 +62,8 @@ describe('cacheKey', () => {
     const base = cacheKey(MODEL, req());
     const variants: [string, string][] = [
       ['model id', cacheKey({ ...MODEL, id: 'openai:m2' }, req())],
-      ['endpoint', cacheKey({ ...MODEL, endpoint: 'http://127.0.0.1:8001/v1' }, req())],
-      ['no endpoint', cacheKey({ id: MODEL.id }, req())],
+      ['endpoint (--cache-key-endpoint)', cacheKey({ ...MODEL, endpoint: 'http://127.0.0.1:8001/v1' }, req(), true)],
+      ['no endpoint (--cache-key-endpoint)', cacheKey({ id: MODEL.id }, req(), true)],
       ['temperature', cacheKey(MODEL, req({ temperature: 0.01 }))],
       ['topP', cacheKey(MODEL, req({ topP: 1 }))],
       ['maxTokens', cacheKey(MODEL, req({ maxTokens: 65 }))],
@@ -71,6 +77,37 @@ describe('cacheKey', () => {
     ];
     const keys = new Set([base, ...variants.map(([, k]) => k)]);
     expect(keys.size, variants.map(([n]) => n).join(', ')).toBe(variants.length + 1);
+  });
+
+  it('names the model served, not the URL: endpoints of one model share keys unless --cache-key-endpoint', () => {
+    const a = { id: 'openai:m', endpoint: 'http://127.0.0.1:8000/v1' };
+    const b = { id: 'openai:m', endpoint: 'http://127.0.0.1:8001/v1' };
+    const spread = { id: 'openai:m', endpoint: a.endpoint, endpoints: [b.endpoint, a.endpoint] };
+    const spreadOtherOrder = { ...spread, endpoints: [a.endpoint, b.endpoint] };
+    for (const r of [req(), req({ temperature: 0.6, context: ctx() })]) {
+      // default: one key for every endpoint list of the model (a run resumed with other replicas finds its answers)
+      const k = cacheKey(a, r);
+      expect(cacheKey(b, r)).toBe(k);
+      expect(cacheKey(spread, r)).toBe(k);
+      expect(cacheKey({ id: 'openai:m' }, r)).toBe(k);
+      expect(cacheKeyMaterial(spread, r)).not.toContain('127.0.0.1');
+      // the model served still counts
+      expect(cacheKey({ ...a, id: 'openai:other' }, r)).not.toBe(k);
+      // --cache-key-endpoint: the URL (or the sorted list of a model's endpoints) is in the key
+      const ka = cacheKey(a, r, true);
+      expect(cacheKey(b, r, true)).not.toBe(ka);
+      expect(cacheKey(spread, r, true)).not.toBe(ka);
+      expect(cacheKey(spreadOtherOrder, r, true)).toBe(cacheKey(spread, r, true));
+      expect(cacheKeyMaterial(spread, r, true)).toContain('"endpoint":["http://127.0.0.1:8000/v1","http://127.0.0.1:8001/v1"]');
+    }
+    // the stochastic rule is the same with and without the flag: the coordinates keep draws apart, and at
+    // temperature 0 they do not matter
+    for (const flag of [false, true]) {
+      const hot = (over: Parameters<typeof ctx>[0]) => cacheKey(a, req({ temperature: 0.6, context: ctx(over) }), flag);
+      expect(hot({ seq: 1 })).not.toBe(hot({}));
+      expect(hot({ level: 3 })).not.toBe(hot({}));
+      expect(cacheKey(a, req({ context: ctx({ seq: 1 }) }), flag)).toBe(cacheKey(a, req({ context: ctx({}) }), flag));
+    }
   });
 
   it('keeps repeated stochastic draws apart: sample, replicate, level, strategy, purpose, seq and run seed are part of the key at temperature > 0', () => {
@@ -100,14 +137,15 @@ describe('cacheKey', () => {
     process.env.HPT_CACHE_TEST_KEY = KEY;
     try {
       const model = new OpenAIChatModel('gpt-x', { baseUrl: 'http://127.0.0.1:9/v1', apiKeyEnv: 'HPT_CACHE_TEST_KEY' });
-      const material = cacheKeyMaterial(model, req({ temperature: 0.6, context: ctx() }));
+      const material = cacheKeyMaterial(model, req({ temperature: 0.6, context: ctx() }), true);
       expect(material).toContain('"endpoint":"http://127.0.0.1:9/v1"');
       expect(material).not.toContain(KEY);
       expect(material).not.toContain('SecretForCacheKey');
-      const withCreds = cacheKeyMaterial({ id: 'openai:x', endpoint: 'https://alice:hunter2@proxy.example/v1?key=abc' }, req());
+      const withCreds = cacheKeyMaterial({ id: 'openai:x', endpoint: 'https://alice:hunter2@proxy.example/v1?key=abc' }, req(), true);
       expect(withCreds).toContain('"endpoint":"https://proxy.example/v1"');
       expect(withCreds).not.toMatch(/alice|hunter2|abc/);
-      expect(cacheKey({ id: 'openai:x', endpoint: 'https://alice:hunter2@proxy.example/v1' }, req())).toBe(cacheKey({ id: 'openai:x', endpoint: 'https://proxy.example/v1' }, req()));
+      expect(cacheKey({ id: 'openai:x', endpoint: 'https://alice:hunter2@proxy.example/v1' }, req(), true)).toBe(cacheKey({ id: 'openai:x', endpoint: 'https://proxy.example/v1' }, req(), true));
+      expect(cacheKeyMaterial({ id: 'openai:x', endpoint: 'https://alice:hunter2@proxy.example/v1?key=abc' }, req())).not.toMatch(/alice|hunter2|abc|proxy/);
     } finally {
       if (before === undefined) delete process.env.HPT_CACHE_TEST_KEY;
       else process.env.HPT_CACHE_TEST_KEY = before;

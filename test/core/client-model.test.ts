@@ -115,13 +115,16 @@ describe('ModelClient cache', () => {
     const other = new ScriptedModel('fake:m', [ok('different')], 'http://x/v1');
     expect((await client(other, { cache }).c.generate(REQ)).text).toBe('Yes');
     expect(other.calls).toBe(0);
-    // another endpoint or setting misses
+    // another endpoint of the same model hits too (replicas share answers); with --cache-key-endpoint it misses
     const elsewhere = new ScriptedModel('fake:m', [ok('No')], 'http://y/v1');
-    expect((await client(elsewhere, { cache }).c.generate(REQ)).text).toBe('No');
+    expect((await client(elsewhere, { cache }).c.generate(REQ)).text).toBe('Yes');
+    expect(elsewhere.calls).toBe(0);
+    expect((await client(elsewhere, { cache, cacheKeyEndpoint: true }).c.generate(REQ)).text).toBe('No');
+    // another setting misses
     expect((await c.generate({ ...REQ, maxTokens: 17 })).text).toBe('Yes');
     expect(inner.calls).toBe(2);
     expect(c.stats).toMatchObject({ calls: 3, requests: 2, cacheHits: 1 });
-    expect(cache.stats()).toMatchObject({ entries: 3, hits: 2 });
+    expect(cache.stats()).toMatchObject({ entries: 3, hits: 3 });
   });
 
   it('never caches errors, empty outputs or refusals', async () => {
@@ -180,7 +183,7 @@ describe('ModelClient cache', () => {
     expect(results.filter((r) => r.cached)).toHaveLength(4);
     expect(c.stats).toMatchObject({ requests: 1, shared: 4 });
     // an uncacheable answer is not shared: the others make their own call
-    const empty = new ScriptedModel('fake:m', [ok(''), ok('B'), ok('C')], 'http://z/v1', 5);
+    const empty = new ScriptedModel('fake:other', [ok(''), ok('B'), ok('C')], 'http://z/v1', 5);
     const ce = client(empty, { cache }).c;
     const texts = (await Promise.all([ce.generate(REQ), ce.generate(REQ), ce.generate(REQ)])).map((r) => r.text);
     expect(texts).toEqual(['', 'B', 'B']);

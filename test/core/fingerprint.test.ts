@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFingerprint, configHash, createRunContainer, currentOwner, executeRun, openRun, RunSession, dataFingerprint, discoverPlugins, fingerprintDifferences, fingerprintNotes, prepareRun, RunStore, type RunConfig, type RunFingerprint } from '@hpt-bench/core';
+import { buildFingerprint, configHash, createRunContainer, EndpointSpread, currentOwner, executeRun, openRun, RunSession, dataFingerprint, discoverPlugins, fingerprintDifferences, fingerprintNotes, prepareRun, RunStore, type RunConfig, type RunFingerprint } from '@hpt-bench/core';
 import { BASE_CONFIG } from '../helpers/run-config.js';
 import { ROOT } from '../helpers/cli.js';
 
@@ -39,6 +39,23 @@ describe('buildFingerprint', () => {
     expect(f).toMatchObject({ model: 'openai:m', knowledgeModel: null, selector: null, mode: 'manual', seed: 3, compat: 'strict', limit: 5, replicates: 1, hpiDataset: 1.71, threshold: null });
     expect(f.generation).toEqual({ temperature: 0.6, topP: 0.9, maxTokens: 1024, seed: 3 });
     expect(f.endpoints).toEqual(['http://127.0.0.1:1/v1']);
+  });
+
+  it('several base URLs: the model is an EndpointSpread over one model per URL; the fingerprint records every endpoint, credential-free', async () => {
+    const config: RunConfig = { ...BASE_CONFIG, modelOptions: { ...BASE_CONFIG.modelOptions, baseUrl: ['http://127.0.0.1:3/v1', 'http://bob:pw1234567@127.0.0.1:2/v1'] } };
+    const prepared = await prepareRun(config, registry, createRunContainer(registry));
+    expect(prepared.model).toBeInstanceOf(EndpointSpread);
+    expect((prepared.model as EndpointSpread).endpoints).toEqual(['http://127.0.0.1:3/v1', 'http://127.0.0.1:2/v1']);
+    expect(prepared.knowledgeModel).toBe(prepared.model);
+    const f = buildFingerprint(prepared, config, { hptBenchVersion: '1' });
+    expect(f.endpoints).toEqual(['http://127.0.0.1:2/v1', 'http://127.0.0.1:3/v1']);
+    expect(JSON.stringify(f)).not.toMatch(/bob|pw1234567/);
+    // a list of one is that one endpoint, no spread
+    const one = await prepareRun({ ...BASE_CONFIG, modelOptions: { ...BASE_CONFIG.modelOptions, baseUrl: ['http://127.0.0.1:3/v1'] } }, registry, createRunContainer(registry));
+    expect(one.model).not.toBeInstanceOf(EndpointSpread);
+    expect(one.model.endpoint).toBe('http://127.0.0.1:3/v1');
+    // the same endpoint twice is a configuration error
+    await expect(prepareRun({ ...BASE_CONFIG, modelOptions: { ...BASE_CONFIG.modelOptions, baseUrl: ['http://127.0.0.1:3/v1', 'http://127.0.0.1:3/v1'] } }, registry, createRunContainer(registry))).rejects.toMatchObject({ code: 'E_CONFIG' });
   });
 
   it('never holds secrets: credentials in a base URL, the API key (its variable is not read), secret query values', async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkResumedSample, configHash, currentOwner, dataFingerprint, openRun, ownerAlive, RunStore, sampleHash, STALE_MS, type RunConfig } from '@hpt-bench/core';
+import { checkResumedSample, configHash, configHashes, currentOwner, dataFingerprint, openRun, ownerAlive, RunStore, sampleHash, STALE_MS, type RunConfig } from '@hpt-bench/core';
 import { BASE_CONFIG } from '../helpers/run-config.js';
 
 const base: RunConfig = BASE_CONFIG;
@@ -14,9 +14,26 @@ describe('configHash (which runs may resume each other)', () => {
     const h = configHash(base);
     expect(configHash({ ...base, concurrency: 64, cache: false, maxRetries: 0, cacheDir: '/x', prices: { 'openai:m': { input: 1, output: 1 } } })).toBe(h);
     expect(configHash({ ...base, modelOptions: { apiKeyEnv: 'OTHER', baseUrl: 'http://127.0.0.1:1/v1', timeoutMs: 5 } })).toBe(h);
-    for (const changed of [{ seed: 1 }, { model: 'openai:n' }, { limit: 10 }, { compat: 'reference' as const }, { generation: { ...base.generation, temperature: 0 } }, { modelOptions: { ...base.modelOptions, baseUrl: 'http://other/v1' } }, { filters: { task: ['x'] } }]) {
+    for (const changed of [{ seed: 1 }, { model: 'openai:n' }, { limit: 10 }, { compat: 'reference' as const }, { generation: { ...base.generation, temperature: 0 } }, { filters: { task: ['x'] } }]) {
       expect(configHash({ ...base, ...changed }), JSON.stringify(changed)).not.toBe(h);
     }
+  });
+
+  it('the endpoint list is not part of the identity (replicas of one model), unless --cache-key-endpoint', () => {
+    const h = configHash(base);
+    const urls = (baseUrl: string | string[]): RunConfig => ({ ...base, modelOptions: { ...base.modelOptions, baseUrl } });
+    for (const other of ['http://other/v1', ['http://127.0.0.1:1/v1', 'http://127.0.0.1:2/v1'], ['http://a/v1', 'http://b/v1', 'http://c/v1']]) {
+      expect(configHash(urls(other)), JSON.stringify(other)).toBe(h);
+    }
+    const keyed = (baseUrl: string | string[]) => configHash({ ...urls(baseUrl), cacheKeyEndpoint: true });
+    expect(keyed('http://other/v1')).not.toBe(keyed('http://127.0.0.1:1/v1'));
+    expect(keyed(['http://a/v1', 'http://b/v1'])).toBe(keyed(['http://b/v1', 'http://a/v1'])); // a list's order does not count
+    expect(keyed(['http://a/v1', 'http://b/v1'])).not.toBe(keyed(['http://a/v1', 'http://c/v1']));
+    expect(keyed('http://u:secret@other/v1')).toBe(keyed('http://other/v1')); // credentials never count
+    // the hash of earlier versions (base URL always hashed) is the --cache-key-endpoint hash, tried second
+    expect(configHashes(base)).toEqual([h, keyed('http://127.0.0.1:1/v1')]);
+    expect(configHashes({ ...base, cacheKeyEndpoint: true })).toEqual([keyed('http://127.0.0.1:1/v1')]);
+    expect(configHashes(urls(['http://a/v1', 'http://b/v1']))).toEqual([h]);
   });
 });
 

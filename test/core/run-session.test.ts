@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   configHash,
+  configHashes,
   createEngine,
   createRunContainer,
   currentOwner,
@@ -35,10 +36,13 @@ const tmpStore = () => join(mkdtempSync(join(tmpdir(), 'hpt-session-')), 'sub', 
 const builtins = ['hpt-datasets', 'hpf-strategies', 'openai', 'baselines', 'metrics'].map((p) => ({ root: join(ROOT, 'plugins', p), origin: 'builtin' as const }));
 
 describe('run configuration: stored form and identity', () => {
-  it('configHash is the hash earlier versions stored (replicates hashed under its former name `samples`)', () => {
-    // values computed by the configHash of the previous version (config field `samples`)
-    expect(configHash(base)).toBe('9987779630c9ad38a19fa92de85b3641a7ab8c418af6199f39f958224b1f4b9b');
-    expect(configHash({ ...base, replicates: 3 })).toBe('f5d9b4395a0585cb826b6fd74c1b5a898be438631c39865f8afa3654925bf0a0');
+  it('configHash is the hash earlier versions stored (replicates hashed under its former name `samples`; the base URL hashed as with --cache-key-endpoint)', () => {
+    // values computed by the configHash of the previous versions (config field `samples`, base URL always hashed):
+    // today's hash with --cache-key-endpoint, and the second hash `configHashes` tries without it
+    expect(configHash({ ...base, cacheKeyEndpoint: true })).toBe('9987779630c9ad38a19fa92de85b3641a7ab8c418af6199f39f958224b1f4b9b');
+    expect(configHash({ ...base, replicates: 3, cacheKeyEndpoint: true })).toBe('f5d9b4395a0585cb826b6fd74c1b5a898be438631c39865f8afa3654925bf0a0');
+    expect(configHashes(base)[1]).toBe('9987779630c9ad38a19fa92de85b3641a7ab8c418af6199f39f958224b1f4b9b');
+    expect(configHashes({ ...base, replicates: 3 })[1]).toBe('f5d9b4395a0585cb826b6fd74c1b5a898be438631c39865f8afa3654925bf0a0');
   });
 
   it('toStoredConfig keeps the stored shape (samples, ladderLevels, no prices, no credentials); fromStoredConfig reads it and older rows back', () => {

@@ -309,6 +309,34 @@ describe('hpt-bench judge over several datasets', () => {
     checkLevels(out, expectedLevels([...expected('boolq', 2).judge, ...expected('csqa', 2).judge], new Set()));
   });
 
+  it('--base-url given twice spreads the judge calls over both replicas with the same result; another endpoint re-runs from the cache', async () => {
+    const second = await startOpenAIServer(rule({ invalid: new Set() }));
+    const third = await startOpenAIServer(rule({ invalid: new Set() }));
+    try {
+      const store = join(mkdtempSync(join(tmpdir(), 'hpt-judge-replicas-')), 's.db');
+      const before = server.requests.length;
+      const args = ['judge', '-m', 'openai:judge', '--dataset', 'boolq', '--data', boolqData, '--limit', '3', '--concurrency', '4', '--json', '--store', store];
+      const r = await runCli([...args, '--base-url', server.url, '--base-url', second.url]);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as JudgeJson;
+      checkLevels(out, expectedLevels(expected('boolq', 3).judge, new Set()));
+      expect(server.requests.length - before).toBeGreaterThan(0);
+      expect(second.requests.length).toBeGreaterThan(0);
+      // the cache key names the model, not the URL: a third replica is never asked
+      const again = await runCli([...args, '--base-url', third.url]);
+      expect(again.code, again.stderr).toBe(0);
+      checkLevels(JSON.parse(again.stdout) as JudgeJson, expectedLevels(expected('boolq', 3).judge, new Set()));
+      expect(third.requests).toHaveLength(0);
+      // ... unless --cache-key-endpoint
+      const keyed = await runCli([...args, '--base-url', third.url, '--cache-key-endpoint']);
+      expect(keyed.code, keyed.stderr).toBe(0);
+      expect(third.requests.length).toBeGreaterThan(0);
+    } finally {
+      await second.close();
+      await third.close();
+    }
+  });
+
   it('--data must be given once per dataset', async () => {
     const r = await runCli(['judge', '-m', 'openai:judge', '--base-url', server.url, '--dataset', 'boolq,csqa', '--data', boolqData, '--json', '--store', join(dir, 's.db')]);
     expect(r.code).toBe(2);

@@ -213,7 +213,8 @@ export function filterArgv(argv: readonly string[], names: readonly string[]): s
  * key variable, the per-call timeout and retries, the model-call cache, and the Hugging Face download cache.
  */
 export const endpointFlags = {
-  'base-url': Flags.string({ description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI)' }),
+  'base-url': Flags.string({ multiple: true, description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI); give it several times for replicas of one model (calls go to the endpoint with the fewest outstanding requests; a failing one is drained and probed again later)' }),
+  'cache-key-endpoint': Flags.boolean({ description: 'put the endpoint URL into the model-call cache key and the run identity (for endpoints serving different weights under one model name); default: the model name and generation settings only, so replicas share cached answers', default: false, helpGroup: 'EXECUTION' }),
   'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
   'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
   cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the model)', default: true, allowNo: true, helpGroup: 'EXECUTION' }),
@@ -222,13 +223,23 @@ export const endpointFlags = {
 };
 
 /**
- * The model options the endpoint flags give (`apiKeyEnv`, `timeoutMs` in milliseconds, `baseUrl` when given).
- * @throws HptError `E_CONFIG` when `--timeout` is not a number of seconds in [0.001, 86400].
+ * The model options the endpoint flags give (`apiKeyEnv`, `timeoutMs` in milliseconds, `baseUrl` when given: one URL as
+ * a string, several — `--base-url` given several times, or a list in an evaluation file — as a list).
+ * @throws HptError `E_CONFIG` when `--timeout` is not a number of seconds in [0.001, 86400], or a base URL is not an
+ *   http(s) URL.
  */
-export function modelOptionsFrom(flags: { 'api-key-env': string; timeout: string; 'base-url'?: string | undefined }): { apiKeyEnv: string; timeoutMs: number; baseUrl?: string } & Record<string, Json> {
+export function modelOptionsFrom(flags: { 'api-key-env': string; timeout: string; 'base-url'?: string | string[] | undefined }): { apiKeyEnv: string; timeoutMs: number; baseUrl?: string | string[] } & Record<string, Json> {
   const timeoutMs = 1000 * numberFlag('--timeout', flags.timeout, 0.001, 86_400);
-  if (flags['base-url']) checkEndpointUrl('--base-url', flags['base-url']);
-  return { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(flags['base-url'] ? { baseUrl: flags['base-url'] } : {}) };
+  const baseUrl = baseUrlOf(flags['base-url']);
+  for (const url of typeof baseUrl === 'string' ? [baseUrl] : baseUrl ?? []) checkEndpointUrl('--base-url', url);
+  return { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(baseUrl !== undefined ? { baseUrl } : {}) };
+}
+
+/** `--base-url` values as the `baseUrl` model option: undefined when none, the URL when one, else the list (empty values dropped). */
+export function baseUrlOf(value: string | readonly string[] | undefined): string | string[] | undefined {
+  const urls = (typeof value === 'string' ? [value] : (value ?? [])).filter((u) => u !== '');
+  if (!urls.length) return undefined;
+  return urls.length === 1 ? urls[0]! : [...urls];
 }
 
 /**

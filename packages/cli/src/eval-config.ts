@@ -36,7 +36,9 @@ export interface EvalDataset {
 export interface EvalModel {
   id: string;
   name?: string;
-  baseUrl?: string;
+  /** one endpoint, or several serving this model (replicas: calls spread over them) */
+  baseUrl?: string | string[];
+  cacheKeyEndpoint?: boolean;
   apiKeyEnv?: string;
   knowledgeModel?: string;
   generation?: EvalGeneration;
@@ -59,7 +61,8 @@ export interface EvalFile {
   concurrency?: number;
   generation?: EvalGeneration;
   apiKeyEnv?: string;
-  baseUrl?: string;
+  baseUrl?: string | string[];
+  cacheKeyEndpoint?: boolean;
   timeout?: number;
   maxRetries?: number;
   cache?: boolean;
@@ -148,6 +151,11 @@ function put(values: FlagValues, key: string, v: string | number | boolean | str
   if (v !== undefined) values[key] = v;
 }
 
+/** A file's `baseUrl` (one URL or a list) as the `--base-url` flag's value (a list: the flag may be given several times). */
+function urlList(v: string | string[] | undefined): string[] | undefined {
+  return v === undefined ? undefined : typeof v === 'string' ? [v] : v;
+}
+
 /** The generation settings as `run` flag values (numbers as the string flags take them). */
 function generationValues(values: FlagValues, g: EvalGeneration | undefined): void {
   if (!g) return;
@@ -176,7 +184,8 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'concurrency', file.concurrency);
   generationValues(top, file.generation);
   put(top, 'api-key-env', file.apiKeyEnv);
-  put(top, 'base-url', file.baseUrl);
+  put(top, 'base-url', urlList(file.baseUrl));
+  put(top, 'cache-key-endpoint', file.cacheKeyEndpoint);
   put(top, 'timeout', file.timeout === undefined ? undefined : String(file.timeout));
   put(top, 'max-retries', file.maxRetries);
   put(top, 'cache', file.cache);
@@ -188,7 +197,8 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   for (const m of file.models) {
     for (const d of file.datasets) {
       const values: FlagValues = { ...top, model: m.id, dataset: d.id };
-      put(values, 'base-url', m.baseUrl);
+      put(values, 'base-url', urlList(m.baseUrl));
+      put(values, 'cache-key-endpoint', m.cacheKeyEndpoint);
       put(values, 'api-key-env', m.apiKeyEnv);
       put(values, 'knowledge-model', m.knowledgeModel);
       generationValues(values, m.generation);

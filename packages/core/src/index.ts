@@ -27,6 +27,8 @@ export * from './exec/breaker.js';
 export * from './exec/retry.js';
 export * from './exec/limiter.js';
 export * from './exec/client.js';
+export * from './exec/endpoint-breaker.js';
+export * from './exec/endpoints.js';
 export * from './run/rng.js';
 export * from './run/secrets.js';
 export * from './run/config.js';

@@ -105,6 +105,12 @@ export interface RunSummary {
   cost?: number;
   /** true when this invocation continued an earlier, unfinished run (or redid its errored samples) */
   resumed?: boolean;
+  /**
+   * when the model is served by several endpoints (`--base-url` given several times): per endpoint (credential-free
+   * URL), the requests this invocation sent to it (failed ones included), its failed requests, the mean latency of its
+   * answered requests in ms, and its breaker state at the end (`open`: drained)
+   */
+  endpoints?: { endpoint: string; calls: number; errors: number; meanLatencyMs: number; state: 'closed' | 'open' | 'half-open' }[];
   /** what the scorer's environment check found before the first model call (`Scorer.preflight`, e.g. the sandbox) */
   preflight?: Record<string, Json>;
   /** adaptive mode: the selector (`llm:<model>`, `fixed:<level>`, ...) */

@@ -119,7 +119,8 @@ export default class Calibrate extends HptCommand {
     limit?: number;
     seed: number;
     ladder: string;
-    'base-url'?: string;
+    'base-url'?: string[];
+    'cache-key-endpoint': boolean;
     'api-key-env': string;
     temperature: string;
     'max-tokens': number;
@@ -135,7 +136,7 @@ export default class Calibrate extends HptCommand {
     const temperature = numberFlag('--temperature', flags.temperature, 0, 2);
     const modelOptions = modelOptionsFrom(flags);
     const { registry, container } = this.discover(flags.plugin);
-    const session = new RunSession({ storePath: flags.store, container, seed: flags.seed, concurrency: flags.concurrency, cache: flags.cache, maxRetries: flags['max-retries'] });
+    const session = new RunSession({ storePath: flags.store, container, seed: flags.seed, concurrency: flags.concurrency, cache: flags.cache, cacheKeyEndpoint: flags['cache-key-endpoint'], maxRetries: flags['max-retries'] });
     try {
       return await this.rate(flags, session, registry, container, { fraction, temperature, modelOptions });
     } finally {

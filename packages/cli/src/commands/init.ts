@@ -44,6 +44,8 @@ models:
   #   name: llama3-local            # label in the table and in {model} of out
   #   baseUrl: http://127.0.0.1:11434/v1
   #   generation: { temperature: 0.6, topP: 0.9, maxTokens: 1024 }
+  # - id: openai:meta-llama/Meta-Llama-3-8B-Instruct
+  #   baseUrl: [http://gpu1:8000/v1, http://gpu2:8000/v1]   # replicas: calls go to the least busy one
 
 # Defaults of every run (all optional):
 seed: 0

@@ -64,7 +64,7 @@ export default class Judge extends HptCommand {
     const modelOptions: Record<string, Json> = modelOptionsFrom(flags);
 
     const { registry, container } = this.discover(flags.plugin);
-    const session = new RunSession({ storePath: flags.store, container, seed: 0, concurrency: flags.concurrency, cache: flags.cache, maxRetries: flags['max-retries'] });
+    const session = new RunSession({ storePath: flags.store, container, seed: 0, concurrency: flags.concurrency, cache: flags.cache, cacheKeyEndpoint: flags['cache-key-endpoint'], maxRetries: flags['max-retries'] });
     try {
       await this.judge(flags, session, datasetIds, data, { judgeTemperature, helperTemperature, modelOptions }, registry, container);
     } finally {

@@ -175,7 +175,7 @@ export default class Run extends HptCommand {
         onRun: (id) => {
           runId = id;
         },
-        redact: [process.env[flags['api-key-env']] ?? '', ...urlSecrets(config.modelOptions.baseUrl as string | undefined), ...urlSecrets(config.selectorBaseUrl)],
+        redact: [process.env[flags['api-key-env']] ?? '', ...[config.modelOptions.baseUrl ?? []].flat().flatMap((u) => urlSecrets(u as string)), ...urlSecrets(config.selectorBaseUrl)],
         ...(mode === 'off' ? {} : { onProgress: (p: RunProgress) => progress.update(p) }),
       }, runId, plan);
       finished = true;
@@ -214,15 +214,16 @@ export function runConfigOf(flags: RunFlags): RunConfig {
   const execution = {
     concurrency: flags.concurrency,
     cache: flags.cache,
+    ...(flags['cache-key-endpoint'] ? { cacheKeyEndpoint: true } : {}),
     maxRetries: flags['max-retries'],
     ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
     ...(flags['unsafe-sandbox'] ? { unsafeSandbox: true } : {}),
   };
-  const { timeoutMs } = modelOptionsFrom(flags);
+  const { timeoutMs, baseUrl } = modelOptionsFrom(flags);
   if (flags.resume) {
     const config = storedRunConfig(flags.store, flags.resume);
-    // the stored base URL has no credentials: a --base-url given again (with them) is used for the calls
-    const endpoint: Record<string, Json> = flags['base-url'] ? { baseUrl: flags['base-url'] } : {};
+    // the stored base URL has no credentials: a --base-url given again (with them, or other replicas) is used for the calls
+    const endpoint: Record<string, Json> = baseUrl !== undefined ? { baseUrl } : {};
     return { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
   }
   if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run, or --config FILE)');
@@ -411,6 +412,7 @@ export function renderSummary(s: RunSummary, storePath: string, views: readonly 
     const u = s.selectorUsage;
     t.push([`selector: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached), ${u.promptTokens} / ${u.completionTokens}${u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : ''}`]);
   }
+  for (const e of s.endpoints ?? []) t.push([`endpoint ${e.endpoint}: requests (errors), mean latency`, `${e.calls} (${e.errors}), ${e.meanLatencyMs.toFixed(0)} ms${e.state === 'closed' ? '' : ` [${e.state === 'open' ? 'drained' : 'probing'}]`}`]);
   if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
   if (s.preflight) t.push(['environment check', typeof s.preflight.summary === 'string' ? s.preflight.summary : JSON.stringify(s.preflight)]);

@@ -1,10 +1,12 @@
 /**
- * Cache lookups of the model client: the key of a call (model id, credential-free endpoint, generation settings,
- * messages and, when sampling is stochastic, where in the run the call is made) and whether a response may be cached.
+ * Cache lookups of the model client: the key of a call (model id, generation settings, messages, with
+ * `--cache-key-endpoint` the credential-free endpoint(s), and, when sampling is stochastic, where in the run the call
+ * is made) and whether a response may be cached.
  * The table the entries live in is the store's (`CallCache`, store/cache.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Model, ModelRequest, ModelResponse } from '@hpt-bench/sdk';
+import { modelEndpoints } from './endpoints.js';
 
 /**
  * `endpoint` without credentials: user info (`https://user:pass@host`) and the query string are dropped, so a key
@@ -33,16 +35,33 @@ export function isStochastic(request: Pick<ModelRequest, 'temperature'>): boolea
 }
 
 /**
+ * A model as the cache key sees it: its id and endpoint, and the endpoints of a model served by several
+ * (`EndpointSpread`, or a `ModelClient` over one).
+ */
+export type CacheKeyModel = Pick<Model, 'id' | 'endpoint'> & { endpoints?: readonly string[] };
+
+/** The `endpoint` field of a key with `--cache-key-endpoint`: the one endpoint (or null), or the sorted list of several. */
+function keyEndpoint(model: CacheKeyModel): string | string[] | null {
+  const all = modelEndpoints(model);
+  if (all.length < 2) return endpointForCache(model.endpoint);
+  return all.map((e) => endpointForCache(e)!).sort();
+}
+
+/**
  * The canonical JSON the cache key hashes, with a fixed field order:
- * `v` (format version), `model` (model id), `endpoint` (base URL without credentials, or null), `temperature`, `topP`,
+ * `v` (format version), `model` (model id — the model served), `endpoint` only when `withEndpoint`
+ * (`--cache-key-endpoint`: the base URL without credentials, or null without an endpoint, or the sorted list of a
+ * model's several endpoints; with one endpoint the key is then the same as before endpoints were left out), `temperature`, `topP`,
  * `maxTokens`, `seed` (or null), `logprobs` (boolean), `messages` (`[role, content]` pairs), `responseFormat` when structured output is asked for, and `draw`: when sampling
  * is stochastic (temperature > 0) and the request has a `context`, the call's coordinates — sample id, replicate
  * (`sample.meta.replicate`, default 0), level, strategy, purpose, seq, the run seed, and in adaptive runs the
  * iteration — else null (at temperature 0
  * the same request gives the same answer wherever it is made, so identical calls share one entry).
+ * Without `withEndpoint` the endpoints of one model share cached answers (replicas of the same weights), and a run
+ * resumed with another endpoint list still finds them.
  * Never contains secrets: only the model id, the credential-free endpoint and the request.
  */
-export function cacheKeyMaterial(model: Pick<Model, 'id' | 'endpoint'>, request: ModelRequest): string {
+export function cacheKeyMaterial(model: CacheKeyModel, request: ModelRequest, withEndpoint = false): string {
   const ctx = request.context;
   const draw =
     isStochastic(request) && ctx
@@ -61,7 +80,7 @@ export function cacheKeyMaterial(model: Pick<Model, 'id' | 'endpoint'>, request:
   return JSON.stringify({
     v: 1,
     model: model.id,
-    endpoint: endpointForCache(model.endpoint),
+    ...(withEndpoint ? { endpoint: keyEndpoint(model) } : {}),
     temperature: request.temperature,
     topP: request.topP,
     maxTokens: request.maxTokens,
@@ -74,9 +93,9 @@ export function cacheKeyMaterial(model: Pick<Model, 'id' | 'endpoint'>, request:
   });
 }
 
-/** The cache key of a call: hex SHA-256 of `cacheKeyMaterial(model, request)`. */
-export function cacheKey(model: Pick<Model, 'id' | 'endpoint'>, request: ModelRequest): string {
-  return createHash('sha256').update(cacheKeyMaterial(model, request)).digest('hex');
+/** The cache key of a call: hex SHA-256 of `cacheKeyMaterial(model, request, withEndpoint)`. */
+export function cacheKey(model: CacheKeyModel, request: ModelRequest, withEndpoint = false): string {
+  return createHash('sha256').update(cacheKeyMaterial(model, request, withEndpoint)).digest('hex');
 }
 
 /**

@@ -5,7 +5,8 @@
 import { isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
 import type { CallCache } from '../store/cache.js';
 import { cacheable, cacheKey, isStochastic } from './cache-key.js';
-import type { EndpointLimiters } from './limiter.js';
+import { EndpointSpread } from './endpoints.js';
+import type { AimdLimiter, EndpointLimiters } from './limiter.js';
 import { retryDelayMs, type RetryPolicy } from './retry.js';
 
 /** What `ModelClient.onRetry` is told before it waits: model id, 1-based retry number, the wait in ms, and the error. */
@@ -27,9 +28,12 @@ export interface RetryInfo {
  * - `maxResponseBytes`: a completion longer than this many UTF-8 bytes fails the call (non-retryable `client`
  *   ModelCallError, so its sample is recorded as errored) instead of reaching the store. The
  *   OpenAI-compatible plugin also stops reading a larger HTTP body; this check covers every model plugin.
+ * - `cacheKeyEndpoint`: put the endpoint URL(s) into the cache key (`--cache-key-endpoint`; default false: the key names
+ *   the model and the generation settings, so the endpoints of one model share cached answers).
  */
 export interface ModelClientOptions {
   cache?: CallCache;
+  cacheKeyEndpoint?: boolean;
   maxResponseBytes?: number;
   limiters: EndpointLimiters;
   retry: RetryPolicy;
@@ -40,7 +44,8 @@ export interface ModelClientOptions {
 
 /**
  * Counters of a `ModelClient` (since construction):
- * - `calls`: `generate` invocations; `requests`: requests sent to the inner model (first tries + retries);
+ * - `calls`: `generate` invocations; `requests`: requests sent to the inner model (first tries + retries; an inner
+ *   `EndpointSpread`'s failovers within one try count once: see its `stats()` per endpoint);
  * - `cacheHits`: calls answered from the cache (no request); `shared`: calls answered by an identical call already in
  *   flight (no request); `retries`: backoff waits; `failures`: calls that ended in an error;
  * - `errors`: failed requests by `ModelCallError` kind, `other` for any other error (e.g. `E_AUTH`);
@@ -73,7 +78,8 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  *    Stochastic requests (temperature > 0) without a `context` bypass the cache: without the call's coordinates
  *    repeated draws would collapse into one entry;
  * 2. a slot of the endpoint's `AimdLimiter`, held only for the request itself;
- * 3. the inner model; the slot is released as `ok`, `rate-limited` (kind `rate-limit`) or `error`;
+ * 3. the inner model; the slot is released as `ok`, `rate-limited` (kind `rate-limit`) or `error`. An inner
+ *    `EndpointSpread` (several endpoints) picks the endpoint and takes that endpoint's slot itself (step 2 is its own);
  * 4. success: stored in the cache when `cacheable` (non-empty, not a refusal) and returned as the inner model gave it;
  *    a retryable `ModelCallError` with retries left: wait `retryDelayMs` (outside the slot) and try again; anything
  *    else — a `client` error, exhausted retries (the last error), or a non-`ModelCallError` such as `HptError`
@@ -82,17 +88,31 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
 export class ModelClient implements Model {
   readonly id: string;
   readonly endpoint?: string;
+  /** the endpoints of an inner `EndpointSpread` (absent for one endpoint) */
+  readonly endpoints?: readonly string[];
   private readonly counters: ModelClientStats = { calls: 0, requests: 0, cacheHits: 0, shared: 0, retries: 0, failures: 0, errors: {}, cacheWriteErrors: 0 };
   private readonly pending = new Map<string, Promise<ModelResponse | undefined>>();
   private readonly random: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** the inner model when it spreads calls over several endpoints (it takes the endpoints' limiter slots itself) */
+  private readonly spread: EndpointSpread | undefined;
+  /** the endpoint's limiter (one endpoint) */
+  private readonly limiter: AimdLimiter | undefined;
 
   /** @param inner the model plugin to call (`id` and `endpoint` are taken from it); @param options see `ModelClientOptions`. */
   constructor(readonly inner: Model, private readonly options: ModelClientOptions) {
     this.id = inner.id;
     if (inner.endpoint !== undefined) this.endpoint = inner.endpoint;
+    this.spread = inner instanceof EndpointSpread ? inner : undefined;
+    if (this.spread) this.endpoints = this.spread.endpoints;
+    this.limiter = this.spread ? undefined : options.limiters.for(inner.endpoint);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** The cache key this client gives `request` (`cacheKey` of the inner model, with the endpoint when `cacheKeyEndpoint`). */
+  cacheKeyOf(request: ModelRequest): string {
+    return cacheKey(this.inner, request, this.options.cacheKeyEndpoint);
   }
 
   /** A snapshot of the counters (see `ModelClientStats`). */
@@ -109,7 +129,7 @@ export class ModelClient implements Model {
     this.counters.calls++;
     const cache = this.options.cache;
     if (!cache || (isStochastic(request) && !request.context)) return this.send(request);
-    const key = cacheKey(this.inner, request);
+    const key = cacheKey(this.inner, request, this.options.cacheKeyEndpoint);
     for (;;) {
       const hit = cache.get(key);
       if (hit) {
@@ -137,7 +157,7 @@ export class ModelClient implements Model {
       const keep = cacheable(response);
       if (keep) {
         try {
-          cache.put(key, this.inner.id, this.inner.endpoint, response);
+          cache.put(key, this.inner.id, this.spread ? undefined : this.inner.endpoint, response);
         } catch (e) {
           this.counters.cacheWriteErrors++;
           throw e;
@@ -169,19 +189,29 @@ export class ModelClient implements Model {
 
   /** Limiter slot + inner call + retries. */
   private async send(request: ModelRequest): Promise<ModelResponse> {
-    const limiter = this.options.limiters.for(this.inner.endpoint);
+    const limiter = this.limiter;
+    const spread = this.spread;
     const policy = this.options.retry;
     for (let attempt = 0; ; attempt++) {
-      const release = await limiter.acquire();
-      this.counters.requests++;
       let error: unknown;
       let response: ModelResponse | undefined;
-      try {
-        response = await this.inner.generate(request);
-        release('ok');
-      } catch (e) {
-        error = e;
-        release(isModelCallError(e) && e.kind === 'rate-limit' ? 'rate-limited' : 'error');
+      if (limiter) {
+        const release = await limiter.acquire();
+        this.counters.requests++;
+        try {
+          response = await this.inner.generate(request);
+          release('ok');
+        } catch (e) {
+          error = e;
+          release(isModelCallError(e) && e.kind === 'rate-limit' ? 'rate-limited' : 'error');
+        }
+      } else {
+        this.counters.requests++;
+        try {
+          response = await spread!.generate(request, this.options.limiters);
+        } catch (e) {
+          error = e;
+        }
       }
       if (response) {
         try {

@@ -11,6 +11,7 @@ import { type CallContext, type CallPurpose, fillTemplate, type GenerationSettin
 import { OutageBreaker } from '../exec/breaker.js';
 import { forEachConcurrent } from '../exec/pool.js';
 import { cacheKey } from '../exec/cache-key.js';
+import { ModelClient } from '../exec/client.js';
 import type { CallCache } from '../store/cache.js';
 
 /**
@@ -389,14 +390,19 @@ export class JudgeClient {
     }
   }
 
+  /** The cache key of a request: the client's own (it knows `--cache-key-endpoint`), else the default key. */
+  private keyOf(request: ModelRequest): string {
+    return this.model instanceof ModelClient ? this.model.cacheKeyOf(request) : cacheKey(this.model, request);
+  }
+
   private async probe(userMessage: string, context: CallContext | undefined): Promise<JudgeReply> {
     const cache = this.options.cache;
     if (cache) {
-      if (cache.get(cacheKey(this.model, this.request(userMessage, true, context)))) {
+      if (cache.get(this.keyOf(this.request(userMessage, true, context)))) {
         this.mode = 'structured';
         return this.send(userMessage, true, context);
       }
-      if (cache.get(cacheKey(this.model, this.request(userMessage, false, context)))) {
+      if (cache.get(this.keyOf(this.request(userMessage, false, context)))) {
         this.mode = 'plain';
         return this.send(userMessage, false, context);
       }

@@ -22,7 +22,10 @@ export interface RunConfig {
   model: string;
   /** model of generated-knowledge calls; default: the evaluated model (hpt.md §9 #11) */
   knowledgeModel?: string;
-  /** options for model plugins (e.g. `baseUrl`, `apiKeyEnv` for openai) */
+  /**
+   * options for model plugins (e.g. `baseUrl`, `apiKeyEnv` for openai); `baseUrl` may be a list of endpoints serving
+   * the same model (`--base-url` given several times: the calls are spread over them, `resolveModel`)
+   */
   modelOptions: Record<string, Json>;
   /** ladder id, or a path to a JSON file `{ "id", "levels": [...] }`; default `hpf` */
   ladder: string;
@@ -49,6 +52,12 @@ export interface RunConfig {
   hpiDataset?: number;
   /** use the model-call cache of the store (default true; `--no-cache`) */
   cache?: boolean;
+  /**
+   * `--cache-key-endpoint`: the endpoint URL(s) are part of the cache key and of the run's identity (`configHash`), for
+   * endpoints that serve different weights under one model name; default: neither names the URL, so the endpoints of
+   * one model share cached answers and a run resumed with another endpoint list is the same run
+   */
+  cacheKeyEndpoint?: boolean;
   /** retries of a failed call (429, 5xx, timeout, dropped connection) before its sample is recorded as errored; default 5 */
   maxRetries?: number;
   /** USD per 1M tokens by model id (`--prices FILE`): adds cost per level and in total to the summary */
@@ -108,9 +117,17 @@ export function toStoredConfig(config: RunConfig, ladderLevels: string[]): Recor
   const stored: Record<string, Json> = { ...(rest as unknown as Record<string, Json>), ...(replicates !== undefined ? { samples: replicates } : {}), ladderLevels };
   delete stored.prices;
   // credentials in a base URL are used for the calls but never stored
-  stored.modelOptions = { ...config.modelOptions, ...(typeof config.modelOptions.baseUrl === 'string' ? { baseUrl: credentialFreeUrl(config.modelOptions.baseUrl) } : {}) };
+  const baseUrl = storedBaseUrl(config.modelOptions.baseUrl);
+  stored.modelOptions = { ...config.modelOptions, ...(baseUrl !== null ? { baseUrl } : {}) };
   if (config.selectorBaseUrl) stored.selectorBaseUrl = credentialFreeUrl(config.selectorBaseUrl);
   return stored;
+}
+
+/** A base URL option without credentials: one URL, or each URL of a list (endpoints spread over); null when absent. */
+function storedBaseUrl(baseUrl: Json | undefined): string | string[] | null {
+  if (typeof baseUrl === 'string') return credentialFreeUrl(baseUrl);
+  if (Array.isArray(baseUrl)) return baseUrl.filter((u): u is string => typeof u === 'string').map(credentialFreeUrl);
+  return null;
 }
 
 /** The run configuration of a stored `runs.config` (the inverse of `toStoredConfig`, for `--resume`). */
@@ -120,13 +137,16 @@ export function fromStoredConfig(stored: Record<string, Json>): RunConfig {
 }
 
 /** Configuration fields that do not change results, left out of the resume hash. */
-const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'maxRetries', 'prices', 'unsafeSandbox']);
+const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox']);
 
 /**
  * The identity of a run's configuration (sha256 hex over the result-relevant fields: dataset, data, split, limit,
- * models, model endpoint, ladder, compat, seed, generation settings, filters, replicates, scorer options, HPI_Dataset);
+ * models, ladder, compat, seed, generation settings, filters, replicates, scorer options, HPI_Dataset);
  * runs with the same hash may continue each other. Concurrency, cache, retries, timeouts, prices and
- * `--unsafe-sandbox` do not count. When `config.dataHash` is set (the content of `--data`, see `dataFingerprint`), it
+ * `--unsafe-sandbox` do not count. The model's endpoint(s) (`--base-url`) count only with `cacheKeyEndpoint`
+ * (`--cache-key-endpoint`: endpoints serving different weights under one name; one URL is then hashed exactly as before
+ * the option existed, a list sorted): by default the model name identifies the model, as in the cache key, so a run
+ * resumed with another set of replicas continues the same run. When `config.dataHash` is set (the content of `--data`, see `dataFingerprint`), it
  * stands for the data instead of the file's path: the same content under another path is the same run, and a file
  * changed in place is another run. `replicates` is hashed under its former name `samples` (hashes of earlier stores
  * are unchanged).
@@ -135,10 +155,21 @@ export function configHash(config: RunConfig): string {
   const c: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(config)) if (!NOT_IN_HASH.has(k) && v !== undefined) c[k === 'replicates' ? 'samples' : k] = v;
   if (config.dataHash) delete c.data;
-  const baseUrl = config.modelOptions.baseUrl;
-  c.modelOptions = { baseUrl: typeof baseUrl === 'string' ? credentialFreeUrl(baseUrl) : null };
+  const baseUrl = config.cacheKeyEndpoint ? storedBaseUrl(config.modelOptions.baseUrl) : null;
+  c.modelOptions = { baseUrl: Array.isArray(baseUrl) ? (baseUrl.length === 1 ? baseUrl[0]! : [...baseUrl].sort()) : baseUrl };
   if (config.selectorBaseUrl) c.selectorBaseUrl = credentialFreeUrl(config.selectorBaseUrl);
   return createHash('sha256').update(canonicalJson(c)).digest('hex');
+}
+
+/**
+ * The hashes a run of `config` may have been stored under, newest rule first: `configHash(config)`, then — for one base
+ * URL without `cacheKeyEndpoint` — the hash versions before several endpoints gave it (the URL hashed, which is
+ * `configHash` with `cacheKeyEndpoint`), so an unfinished run stored by them is still continued.
+ */
+export function configHashes(config: RunConfig): string[] {
+  const hash = configHash(config);
+  if (config.cacheKeyEndpoint || typeof config.modelOptions.baseUrl !== 'string') return [hash];
+  return [hash, configHash({ ...config, cacheKeyEndpoint: true })];
 }
 
 /** JSON with object keys sorted, so equal values hash equally. */

@@ -7,13 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult } from '@hpt-bench/sdk';
 import { loadHubRows } from '../data/hub.js';
 import { OutageBreaker } from '../exec/breaker.js';
+import { EndpointSpread } from '../exec/endpoints.js';
 import { forEachConcurrent } from '../exec/pool.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
 import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
-import { redact } from './secrets.js';
+import { credentialFreeUrl, redact } from './secrets.js';
 import type { RunSession } from './session.js';
 import { summarize } from './summary.js';
 
@@ -136,7 +137,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         store.saveErrored(runId, sample, message, hash);
         if (breaker.failure(sample.index)) {
           if (!breaker.anySuccess) throw e;
-          throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); the endpoint looks down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
+          throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); ${prepared.model instanceof EndpointSpread ? 'all endpoints look' : 'the endpoint looks'} down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
         }
         // before any success the error may be an outage that ends the run: it is reported once, as the run's error
         if (breaker.anySuccess) hooks.logger.warn(`sample ${sample.id} errored: ${message}`);
@@ -166,6 +167,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       throw new HptError('E_NO_RESULTS', `no sample could be scored: ${incompleteReason(runId, agg.errored, agg.errored, erroredSamples[0]?.error)}`, { exitCode: 1 });
     }
     const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight }, store);
+    if (prepared.model instanceof EndpointSpread) summary.endpoints = endpointSummary(prepared.model);
     if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
     else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
     return summary;
@@ -184,6 +186,11 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** `RunSummary.endpoints` of a model served by several endpoints: its per-endpoint stats, URLs without credentials. */
+function endpointSummary(spread: EndpointSpread): NonNullable<RunSummary['endpoints']> {
+  return spread.stats().map((e) => ({ ...e, endpoint: credentialFreeUrl(e.endpoint) }));
 }
 
 /**

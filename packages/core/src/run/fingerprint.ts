@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Contribution, GenerationSettings, Json } from '@hpt-bench/sdk';
+import { modelEndpoints } from '../exec/endpoints.js';
 import { canonicalJson, replicatesOf, type RunConfig } from './config.js';
 import type { PreparedRun } from './resolve.js';
 import { credentialFreeUrl } from './secrets.js';
@@ -32,8 +33,8 @@ export interface FingerprintPlugin {
  *   content (`dataFingerprint`), null without `--data`;
  * - `prompts`: per ladder level's strategy id, `sha256:<hex>` over the exact prompt-pack entry used (with the pack's
  *   system prompt, cue and task template) and the strategy's own single-call template;
- * - `endpoints`: the credential-free endpoints (`Model.endpoint`) of the models (evaluated, knowledge, selector), sorted,
- *   without repeats;
+ * - `endpoints`: the credential-free endpoints (`Model.endpoint`; every endpoint of a model served by several) of the
+ *   models (evaluated, knowledge, selector), sorted, without repeats;
  * - the rest mirror the run configuration (`ladder` is the ladder's id or file, `ladderLevels` its strategy ids).
  */
 export interface RunFingerprint {
@@ -117,7 +118,7 @@ export function usedPlugins(contributions: readonly Contribution[]): Fingerprint
  */
 export function buildFingerprint(prepared: PreparedRun, config: RunConfig, options: FingerprintOptions = {}): RunFingerprint {
   const endpoints = new Set<string>();
-  for (const m of [prepared.model, prepared.knowledgeModel, prepared.selector?.model]) if (m?.endpoint) endpoints.add(credentialFreeUrl(m.endpoint));
+  for (const m of [prepared.model, prepared.knowledgeModel, prepared.selector?.model]) if (m) for (const e of modelEndpoints(m)) endpoints.add(credentialFreeUrl(e));
   const g: GenerationSettings = config.generation;
   const threshold = prepared.scorerOptions.threshold;
   const { unsafeSandbox: _unsafe, ...scorerOptions } = prepared.scorerOptions;

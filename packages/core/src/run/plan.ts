@@ -10,7 +10,7 @@ import { cacheKey } from '../exec/cache-key.js';
 import { LadderEngine } from '../ladder/engine.js';
 import { cacheLookup } from '../store/cache.js';
 import { type RunRecord, RunStore } from '../store/store.js';
-import { configHash, dataFingerprint, type RunConfig } from './config.js';
+import { configHashes, dataFingerprint, type RunConfig } from './config.js';
 import { sampleStream } from './execute.js';
 import { ladderSetup, type PreparedRun } from './resolve.js';
 
@@ -90,7 +90,7 @@ interface ProbedCall {
 export async function planRun(prepared: PreparedRun, options: PlanOptions): Promise<RunPlanEstimate> {
   const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;
   const config: RunConfig = { ...prepared.config, ...(dataHash ? { dataHash } : {}) };
-  const hash = configHash(config);
+  const [hash, legacy] = configHashes(config) as [string, string?];
   const adaptive = config.mode === 'adaptive';
   const store = existsSync(options.storePath) ? new RunStore(options.storePath, { readonly: true }) : undefined;
   try {
@@ -98,8 +98,8 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
     let storedIn: RunPlanEstimate['storedIn'];
     let skip = new Set<number>();
     if (store) {
-      const unfinished = store.findUnfinished(hash);
-      const latest = unfinished ?? store.findLatest(hash);
+      const unfinished = store.findUnfinished(hash) ?? (legacy ? store.findUnfinished(legacy) : undefined);
+      const latest = unfinished ?? store.findLatest(hash) ?? (legacy ? store.findLatest(legacy) : undefined);
       if (latest) {
         const done = store.recordedIndices(latest.id).done;
         storedIn = { runId: latest.id, status: latest.status, continued: unfinished !== undefined };
@@ -129,7 +129,7 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
       if (!first) continue;
       probed++;
       promptChars += first.request.messages.reduce((n, m) => n + m.content.length, 0);
-      if (cache && cache(cacheKey(first.model, first.request))) cached++;
+      if (cache && cache(cacheKey(first.model, first.request, config.cacheKeyEndpoint === true))) cached++;
     }
     const remaining = storedIn?.continued ? samples - stored : samples;
     const m = prepared.levels.length;

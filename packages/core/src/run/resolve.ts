@@ -7,6 +7,7 @@
 import type { DependencyContainer } from 'tsyringe';
 import { type Contribution, type Dataset, type DatasetDecl, HptError, type Json, type LadderDecl, type Model, type PromptPack, readJsonText, type Scorer, type Selector, type Strategy, type StrategyDecl, Tokens } from '@hpt-bench/sdk';
 import { DeclarativeDataset } from '../data/declarative.js';
+import { EndpointSpread } from '../exec/endpoints.js';
 import { LadderEngine, type LadderLevel, type LadderSetup } from '../ladder/engine.js';
 import { AdaptiveEngine, taskTemplate } from '../ladder/adaptive.js';
 import { SingleCallStrategy } from '../ladder/single-call.js';
@@ -47,7 +48,12 @@ export interface PreparedRun {
   strategyTemplates?: Record<string, string>;
 }
 
-/** Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance. */
+/**
+ * Resolve a model id `<plugin model id>[:<name>]` (e.g. `openai:gpt-4o`, `baseline:oracle`) to an instance.
+ * Several base URLs (`options.baseUrl` a list: `--base-url` given several times) make one instance per URL, spread
+ * over by an `EndpointSpread` (exec/endpoints.ts); a list of one is that URL.
+ * @throws HptError `E_CONFIG` when the list names an endpoint twice; what the plugin's constructor throws.
+ */
 export async function resolveModel(registry: Registry, container: DependencyContainer, id: string, options: Record<string, Json>): Promise<Model> {
   const colon = id.indexOf(':');
   const kind = colon < 0 ? id : id.slice(0, colon);
@@ -56,7 +62,17 @@ export async function resolveModel(registry: Registry, container: DependencyCont
   const schema = (c.decl as { options?: { properties?: Record<string, unknown> } }).options;
   // Pass only the options this model declares (flags like --base-url mean nothing to a baseline).
   const own = Object.fromEntries(Object.entries(options).filter(([k]) => schema?.properties && k in schema.properties));
-  return instantiate<Model>(container, c, own, (child) => child.register(Tokens.ModelName, { useValue: name }));
+  const build = (o: Record<string, Json>) => instantiate<Model>(container, c, o, (child) => child.register(Tokens.ModelName, { useValue: name }));
+  const urls = own.baseUrl;
+  if (!Array.isArray(urls)) return build(own);
+  if (urls.length <= 1) return build(urls.length ? { ...own, baseUrl: urls[0]! } : Object.fromEntries(Object.entries(own).filter(([k]) => k !== 'baseUrl')));
+  const models: Model[] = [];
+  for (const url of urls) models.push(await build({ ...own, baseUrl: url }));
+  try {
+    return new EndpointSpread(models);
+  } catch (e) {
+    throw new HptError('E_CONFIG', `--base-url of ${id}: ${(e as Error).message}; give each endpoint once`);
+  }
 }
 
 /** Read a ladder: a contributed id, or a JSON file holding `{ "id", "levels" }`. */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { HptError, type Json, type Sample } from '@hpt-bench/sdk';
 import { type RunRecord, RunStore } from '../store/store.js';
-import { canonicalJson, configHash, fromStoredConfig, type RunConfig, type RunPlan } from './config.js';
+import { canonicalJson, configHashes, fromStoredConfig, type RunConfig, type RunPlan } from './config.js';
 
 /**
  * A sample's content hash (hex, 32 characters of sha256 over its id, input, target and replicate): what a resumed
@@ -83,7 +83,8 @@ export function openRun(
   owner: string,
   create: { dataset: string; model: string; mode: string; config: Record<string, Json>; fingerprint?: Record<string, Json> },
 ): OpenedRun {
-  const hash = configHash(config);
+  // the current hash, then the one earlier versions stored for the same configuration (`configHashes`)
+  const [hash, legacy] = configHashes(config) as [string, string?];
   return store.exclusive(() => {
     let existing: RunRecord | undefined;
     if (plan.resume) {
@@ -93,9 +94,10 @@ export function openRun(
       if (config.dataHash && typeof storedData === 'string' && storedData !== config.dataHash) {
         throw new HptError('E_CONFIG', `the data of run ${plan.resume} changed since it started (${String(existing.config.data ?? 'data')}: ${storedData.slice(0, 19)}… then, ${config.dataHash.slice(0, 19)}… now); start a new run without --resume`);
       }
-      if (existing.configHash && existing.configHash !== hash) throw new HptError('E_CONFIG', `run ${plan.resume} has another configuration; resume it without changing dataset, model, ladder or generation flags`);
+      if (existing.configHash && existing.configHash !== hash && existing.configHash !== legacy) throw new HptError('E_CONFIG', `run ${plan.resume} has another configuration; resume it without changing dataset, model, ladder or generation flags`);
     } else if (!plan.fresh) {
-      existing = plan.retryErrors ? store.findLatest(hash) : store.findUnfinished(hash);
+      const find = (h: string) => (plan.retryErrors ? store.findLatest(h) : store.findUnfinished(h));
+      existing = find(hash) ?? (legacy ? find(legacy) : undefined);
     }
     if (!existing) {
       store.createRun({ id: newId, ...create, configHash: hash, owner });

@@ -24,6 +24,7 @@ import { createRngFactory } from './rng.js';
  * - `seed`: the run seed (default 0);
  * - `concurrency`: the ceiling of each endpoint's adaptive limit of calls in flight (≥ 1);
  * - `cache`: answer repeated calls from the store's model-call cache (default true; `--no-cache`);
+ * - `cacheKeyEndpoint`: put the endpoint URL(s) into the cache keys (`--cache-key-endpoint`; default false);
  * - `maxRetries`: retries of a failed call (default `DEFAULT_RETRY.maxRetries`);
  * - `maxResponseBytes`: largest completion a client accepts (default: no limit of the client's own);
  * - `logger`: where the session says which saved HPI_Dataset it uses;
@@ -35,6 +36,7 @@ export interface RunSessionOptions {
   seed?: number;
   concurrency: number;
   cache?: boolean;
+  cacheKeyEndpoint?: boolean;
   maxRetries?: number;
   maxResponseBytes?: number;
   logger?: Logger;
@@ -78,6 +80,7 @@ export class RunSession {
       seed: config.seed,
       concurrency: config.concurrency,
       cache: config.cache !== false,
+      ...(config.cacheKeyEndpoint ? { cacheKeyEndpoint: true } : {}),
       ...(config.maxRetries !== undefined ? { maxRetries: config.maxRetries } : {}),
       ...(typeof maxResponseBytes === 'number' ? { maxResponseBytes } : {}),
       ...(logger ? { logger } : {}),
@@ -117,16 +120,17 @@ export class RunSession {
   }
 
   /**
-   * `model` wrapped in a `ModelClient` of this session: the cache (for models with an endpoint, unless `cache: false`),
-   * the shared endpoint limiters, the retry policy and the response limit. The same model object always gets the same
-   * client.
+   * `model` wrapped in a `ModelClient` of this session: the cache (for models with an endpoint, unless `cache: false`;
+   * keys with the endpoint under `cacheKeyEndpoint`), the shared endpoint limiters (an `EndpointSpread` takes the slots
+   * of its endpoints' limiters itself), the retry policy and the response limit. The same model object always gets the
+   * same client.
    */
   client(model: Model): Model {
     let c = this.clients.get(model);
     if (!c) {
       const cache = model.endpoint ? this.cache : undefined;
       const maxResponseBytes = this.options.maxResponseBytes;
-      c = new ModelClient(model, { ...(cache ? { cache } : {}), limiters: this.limiters, retry: this.retry, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) });
+      c = new ModelClient(model, { ...(cache ? { cache } : {}), ...(this.options.cacheKeyEndpoint ? { cacheKeyEndpoint: true } : {}), limiters: this.limiters, retry: this.retry, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) });
       this.clients.set(model, c);
     }
     return c;
