@@ -42,14 +42,27 @@ class FakeProvider implements BatchModel {
   encode(line: { customId: string; request: ModelRequest }): string {
     return JSON.stringify({ custom_id: line.customId, prompt: line.request.messages[0]!.content });
   }
-  async submit(lines: string[]): Promise<{ id: string; inputFileId: string }> {
+  files = new Map<string, string[]>();
+  /** input file id -> batch id */
+  created = new Map<string, string>();
+  async upload(lines: string[]): Promise<string> {
+    const id = `f-b${this.files.size + 1}`;
+    this.files.set(id, lines);
+    return id;
+  }
+  async create(inputFileId: string): Promise<string> {
+    const lines = this.files.get(inputFileId)!;
     const id = `b${this.batches.size + 1}`;
     this.batches.set(id, lines);
+    this.created.set(inputFileId, id);
     for (const l of lines) {
       const c = (JSON.parse(l) as { custom_id: string }).custom_id;
       this.submissions.set(c, (this.submissions.get(c) ?? 0) + 1);
     }
-    return { id, inputFileId: `f-${id}` };
+    return id;
+  }
+  async find(inputFileId: string): Promise<string | undefined> {
+    return this.created.get(inputFileId);
   }
   async status(id: string): Promise<BatchStatus> {
     this.polls++;
@@ -170,8 +183,9 @@ describe('Batcher', () => {
     const first = setup(provider, { store });
     keyed = first.client;
     const lines = ['p1', 'p2'].map((p) => provider.encode({ customId: keyOf(p), request: { messages: [{ role: 'user', content: p }], temperature: 0, topP: 1, maxTokens: 8 } }));
-    const created = await provider.submit(lines);
-    store.recordBatch({ id: created.id, runId: 'run-1', round: 1, model: 'fake:m', endpoint: 'http://127.0.0.1:9/v1', inputFileId: created.inputFileId, customIds: [keyOf('p1'), keyOf('p2')], submittedAt: new Date().toISOString() });
+    const fileId = await provider.upload(lines);
+    const batchId = await provider.create(fileId);
+    store.recordBatch({ id: batchId, runId: 'run-1', round: 1, model: 'fake:m', endpoint: 'http://127.0.0.1:9/v1', inputFileId: fileId, customIds: [keyOf('p1'), keyOf('p2')], submittedAt: new Date().toISOString() });
     // the "second process": same store, a new batcher
     const second = setup(provider, { store });
     const a = await second.batcher.block(ask(second.client, 'p1'));
@@ -195,3 +209,26 @@ let keyed: ModelClient;
 function keyOf(prompt: string): string {
   return cacheKey(keyed.inner, { messages: [{ role: 'user', content: prompt }], temperature: 0, topP: 1, maxTokens: 8 });
 }
+
+describe('Batcher: a process killed between uploading a batch file and recording the batch', () => {
+  for (const createdBeforeKill of [true, false]) {
+    it(`${createdBeforeKill ? 'finds the batch created from the file' : 'creates the batch from the file uploaded'}: no second upload, one submission per call`, async () => {
+      const provider = new FakeProvider();
+      const store = new RunStore(join(dir, `${++n}.db`));
+      const first = setup(provider, { store });
+      keyed = first.client;
+      const request = (p: string) => ({ messages: [{ role: 'user' as const, content: p }], temperature: 0, topP: 1, maxTokens: 8 });
+      const fileId = await provider.upload(['q1', 'q2'].map((p) => provider.encode({ customId: keyOf(p), request: request(p) })));
+      store.recordBatch({ id: `file:${fileId}`, state: 'uploaded', runId: 'run-1', round: 1, model: 'fake:m', endpoint: 'http://127.0.0.1:9/v1', inputFileId: fileId, customIds: [keyOf('q1'), keyOf('q2')], submittedAt: new Date().toISOString() });
+      if (createdBeforeKill) await provider.create(fileId);
+      const second = setup(provider, { store });
+      const [a, b] = await Promise.all([second.batcher.block(ask(second.client, 'q1')), second.batcher.block(ask(second.client, 'q2'))]);
+      expect([a.text, b.text]).toEqual(['answer to q1', 'answer to q2']);
+      expect(provider.files.size).toBe(1);
+      expect(provider.batches.size).toBe(1);
+      expect([...provider.submissions.values()]).toEqual([1, 1]);
+      expect(second.batcher.stats).toMatchObject({ batches: 0, resumedBatches: 1 });
+      expect(store.batchesOfRun('run-1').map((x) => [x.id, x.state])).toEqual([['b1', 'consumed']]);
+    });
+  }
+});

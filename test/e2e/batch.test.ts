@@ -206,8 +206,12 @@ describe('run --batch', () => {
     expect(Object.keys(s.state.submissions)).toHaveLength(online.calls);
     expect(r.hpi).toBe(online.hpi);
     expect(r.levelCounts).toEqual(online.levelCounts);
+    // the same ten rounds in all: two by the killed process, eight by the re-run (rounds are numbered per invocation;
+    // the re-run's first round was the batch it picked up)
     const stored = storedBatches(store);
-    expect(stored.map((b) => b.round)).toEqual(expectedRounds().map((_, i) => i + 1));
+    expect(stored.map((b) => b.customIds.length)).toEqual(expectedRounds());
+    expect(stored.map((b) => b.round)).toEqual([1, 2, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(r.batch!.rounds).toBe(9);
     expect(stored.every((b) => b.state === 'consumed')).toBe(true);
     // a re-run of the finished run reads no batch again: everything is a cache hit, nothing is submitted
     const before = s.state.batchesCreated;

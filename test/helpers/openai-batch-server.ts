@@ -2,7 +2,8 @@
  * A local fake of the OpenAI Files + Batches API (and of chat completions, for the online run it is compared with), on
  * 127.0.0.1, for `run --batch` tests:
  * - `POST /v1/files` (multipart, `purpose` + `file`), `GET /v1/files/:id/content`;
- * - `POST /v1/batches` (`input_file_id`, `endpoint`, `completion_window`), `GET /v1/batches/:id`: a batch is
+ * - `POST /v1/batches` (`input_file_id`, `endpoint`, `completion_window`), `GET /v1/batches` (newest first, one
+ *   page), `GET /v1/batches/:id`: a batch is
  *   `in_progress` until `completeAfterMs` after its creation, then `completed` — each line answered by the same `answer`
  *   rule as a chat completion (output file), or failed with HTTP 500 when `failLine(customId, submission)` says so
  *   (error file);
@@ -173,6 +174,10 @@ export async function startOpenAIBatchServer(options: BatchServerOptions): Promi
       api.state.batchesCreated++;
       save();
       return json(res, 200, view(batch));
+    }
+    if (req.method === 'GET' && path === '/batches') {
+      const all = Object.values(api.state.batches).reverse().map(view);
+      return json(res, 200, { object: 'list', data: all, first_id: all[0]?.id ?? null, last_id: all.at(-1)?.id ?? null, has_more: false });
     }
     const one = /^\/batches\/([^/]+)$/.exec(path);
     if (req.method === 'GET' && one) {

@@ -151,7 +151,10 @@ export type BatchLineResult = { customId: string; response: Omit<ModelResponse, 
  * more batches, submits them, polls them and reads their results):
  * - `limits`: at most `maxRequests` lines and `maxBytes` bytes (UTF-8, newlines included) per batch file;
  * - `encode(line)`: the JSONL line (without the newline) of one request;
- * - `submit(lines)`: upload the lines as one file and create a batch from it; returns the batch id and the input file id;
+ * - `upload(lines)`: upload the lines as one input file; returns its file id;
+ * - `create(inputFileId)`: create a batch from an uploaded file; returns the batch id;
+ * - `find(inputFileId)` (optional): the id of a batch already created from that file, if any — so a process killed
+ *   between creating a batch and recording it finds the batch instead of creating (and paying for) it twice;
  * - `status(id)`: poll the batch;
  * - `results(status)`: read the output and error files of a finished batch; lines absent from both (an expired batch's
  *   unfinished lines) are simply missing.
@@ -161,7 +164,9 @@ export type BatchLineResult = { customId: string; response: Omit<ModelResponse, 
 export interface BatchModel {
   readonly limits: { maxRequests: number; maxBytes: number };
   encode(line: BatchRequestLine): string;
-  submit(lines: string[]): Promise<{ id: string; inputFileId: string }>;
+  upload(lines: string[]): Promise<string>;
+  create(inputFileId: string): Promise<string>;
+  find?(inputFileId: string): Promise<string | undefined>;
   status(id: string): Promise<BatchStatus>;
   results(status: BatchStatus): Promise<BatchLineResult[]>;
 }

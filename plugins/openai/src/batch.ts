@@ -104,6 +104,9 @@ async function* bodyLines(body: ReadableStream<Uint8Array> | null): AsyncGenerat
   if (rest) yield rest;
 }
 
+/** How many of the newest batches `find` looks through: 1000. */
+const FIND_SCAN = 1000;
+
 /** Provider states that are not final, and the final ones by name. */
 const PENDING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling']);
 
@@ -127,12 +130,35 @@ export class OpenAIBatch implements BatchModel {
     return batchRequestLine(this.ctx.model, line.customId, line.request);
   }
 
-  /** Upload `lines` as one JSONL file (`purpose: 'batch'`) and create a 24 h batch on `/v1/chat/completions` from it. */
-  async submit(lines: string[]): Promise<{ id: string; inputFileId: string }> {
+  /** Upload `lines` as one JSONL file (Files API, `purpose: 'batch'`); returns the file id. */
+  async upload(lines: string[]): Promise<string> {
     try {
       const file = await this.client.files.create({ file: await toFile(Buffer.from(`${lines.join('\n')}\n`, 'utf8'), 'hpt-bench-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' });
-      const batch = await this.client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { source: 'hpt-bench' } });
-      return { id: batch.id, inputFileId: file.id };
+      return file.id;
+    } catch (e) {
+      throw this.explain(e);
+    }
+  }
+
+  /** Create a batch on `/v1/chat/completions` with the 24 h completion window from uploaded file `inputFileId`. */
+  async create(inputFileId: string): Promise<string> {
+    try {
+      const batch = await this.client.batches.create({ input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { source: 'hpt-bench' } });
+      return batch.id;
+    } catch (e) {
+      throw this.explain(e);
+    }
+  }
+
+  /** The id of a batch created from `inputFileId`, looked for in the newest `FIND_SCAN` batches of the account (`GET /v1/batches`). */
+  async find(inputFileId: string): Promise<string | undefined> {
+    try {
+      let seen = 0;
+      for await (const b of this.client.batches.list({ limit: 100 })) {
+        if (b.input_file_id === inputFileId) return b.id;
+        if (++seen >= FIND_SCAN) return undefined;
+      }
+      return undefined;
     } catch (e) {
       throw this.explain(e);
     }

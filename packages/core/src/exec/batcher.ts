@@ -6,11 +6,13 @@
  * is unchanged: with every sample in flight at once, level 1 of all samples is one round, level 2 of the unsolved the
  * next, each chained call (least-to-most steps, the knowledge call, the selector's call) its own round.
  *
- * Crash safety: each batch is recorded in the store (`batches` table) as soon as it is created; a run interrupted while
- * a batch is in flight and run again finds the batch by its custom ids (the calls' cache keys) and polls it instead of
- * submitting again; a batch whose results were consumed is marked so, and its lines are cache hits.
+ * Crash safety: each batch is recorded in the store (`batches` table) once its input file is uploaded (state
+ * `uploaded`) and again once created (`submitted`, with the provider's id); a run interrupted while a batch is in
+ * flight and run again finds the batch by its custom ids (the calls' cache keys) and polls it instead of submitting
+ * again — a batch recorded as `uploaded` only is looked up at the provider by its input file (`BatchModel.find`)
+ * before it is created from that file; a batch whose results were consumed is marked so, and its lines are cache hits.
  */
-import { type BatchLineResult, type BatchStatus, HptError, isModelCallError, type Logger, type Model, ModelCallError, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
+import { type BatchLineResult, type BatchModel, type BatchStatus, HptError, isModelCallError, type Logger, type Model, ModelCallError, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
 import type { StoredBatch, StoredBatchState } from '../store/batches.js';
 import type { CallCache } from '../store/cache.js';
 import { splitBatchLines } from './batch-file.js';
@@ -18,7 +20,8 @@ import { cacheable, endpointForCache } from './cache-key.js';
 
 /** The store operations the batcher needs (`RunStore` has them). */
 export interface BatchLedger {
-  recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'>): void;
+  recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void;
+  assignBatch(uploadedId: string, batchId: string): void;
   updateBatch(id: string, state: StoredBatchState, extra?: { outputFileId?: string; errorFileId?: string; finishedAt?: string }): void;
   unconsumedBatches(model: string): StoredBatch[];
 }
@@ -229,15 +232,25 @@ export class Batcher {
       if (b.endpoint !== endpoint) continue;
       for (const id of b.customIds) if (!held.has(id)) held.set(id, b);
     }
-    const batches = new Map<string, StoredBatch | undefined>();
+    const batches = new Set<string>();
+    const uploaded = new Map<string, StoredBatch>();
     const fresh: Queued[] = [];
     for (const q of list) {
       const b = held.get(q.customId);
-      if (b) batches.set(b.id, b);
-      else fresh.push(q);
+      if (!b) fresh.push(q);
+      else if (b.state === 'uploaded') uploaded.set(b.id, b);
+      else batches.add(b.id);
     }
-    info.resumed += batches.size;
-    this.counters.resumedBatches += batches.size;
+    info.resumed += batches.size + uploaded.size;
+    this.counters.resumedBatches += batches.size + uploaded.size;
+    // uploaded by an interrupted run, perhaps created too: find it, else create it from the file uploaded then
+    for (const b of uploaded.values()) {
+      const inputFileId = b.inputFileId!;
+      const found = api.find ? await this.retrying(`looking up the batch of file ${inputFileId}`, () => api.find!(inputFileId)) : undefined;
+      const id = found ?? (await this.createOnce(api, model, inputFileId));
+      ledger.assignBatch(b.id, id);
+      batches.add(id);
+    }
     const out: BatchLineResult[] = [];
     if (fresh.length) {
       const lines = fresh.map((q) => api.encode({ customId: q.customId, request: q.request }));
@@ -250,19 +263,38 @@ export class Batcher {
         out.push({ customId: fresh[i]!.customId, error: new ModelCallError('client', `the request of call ${fresh[i]!.customId} is larger than a batch file may be (${limits.maxBytes} bytes)`) });
       }
       for (const chunk of chunks) {
-        const created = await this.retrying(`submitting a batch of ${chunk.length} requests to ${model.id}`, () => api.submit(chunk.map((i) => lines[i]!)));
-        const stored = { id: created.id, runId: this.runId ?? null, round, model: model.id, endpoint, inputFileId: created.inputFileId, customIds: chunk.map((i) => fresh[i]!.customId), submittedAt: new Date().toISOString() };
-        ledger.recordBatch(stored);
+        const inputFileId = await this.retrying(`uploading a batch file of ${chunk.length} requests to ${model.id}`, () => api.upload(chunk.map((i) => lines[i]!)));
+        const uploadedId = `file:${inputFileId}`;
+        ledger.recordBatch({ id: uploadedId, state: 'uploaded', runId: this.runId ?? null, round, model: model.id, endpoint, inputFileId, customIds: chunk.map((i) => fresh[i]!.customId), submittedAt: new Date().toISOString() });
+        const id = await this.createOnce(api, model, inputFileId);
+        ledger.assignBatch(uploadedId, id);
         this.counters.batches++;
         this.counters.requests += chunk.length;
         info.submitted++;
-        batches.set(created.id, undefined);
+        batches.add(id);
       }
     }
     this.options.onRound?.(info);
-    const collected = await Promise.all([...batches.keys()].map((id) => this.collect(model, id)));
+    const collected = await Promise.all([...batches].map((id) => this.collect(model, id)));
     for (const c of collected) out.push(...c);
     return out;
+  }
+
+  /**
+   * Create a batch from uploaded file `inputFileId`; a failed attempt may still have created it (e.g. a timeout after
+   * the provider accepted it), so before trying again the batch is looked up by its file (`find`, when the provider
+   * has it).
+   */
+  private async createOnce(api: BatchModel, model: Model, inputFileId: string): Promise<string> {
+    let tried = false;
+    return this.retrying(`creating a batch of ${model.id} from file ${inputFileId}`, async () => {
+      if (tried && api.find) {
+        const found = await api.find(inputFileId);
+        if (found) return found;
+      }
+      tried = true;
+      return api.create(inputFileId);
+    });
   }
 
   /** Poll batch `id` of `model` to a final state, read its results, cache the successful ones, and mark it consumed. */

@@ -25,11 +25,13 @@ CREATE TABLE IF NOT EXISTS batches (
 `;
 
 /**
- * The life of a stored batch: `submitted` (created at the provider, results not read yet), the provider's final
+ * The life of a stored batch: `uploaded` (its input file is uploaded and the batch is being created: the row's id is
+ * `file:<input file id>` until the provider's batch id is known), `submitted` (created at the provider, results not
+ * read yet), the provider's final
  * states `completed` / `failed` / `expired` / `cancelled` once polled to the end, and `consumed` once its results are in
  * the model-call cache (a consumed batch is never fetched again: its lines are cache hits).
  */
-export type StoredBatchState = 'submitted' | 'completed' | 'failed' | 'expired' | 'cancelled' | 'consumed';
+export type StoredBatchState = 'uploaded' | 'submitted' | 'completed' | 'failed' | 'expired' | 'cancelled' | 'consumed';
 
 /**
  * One stored batch: provider batch id, the run that submitted it, its 1-based round within that invocation, the model
@@ -81,11 +83,19 @@ const fromRow = (r: BatchRow): StoredBatch => ({
   finishedAt: r.finished_at,
 });
 
-/** Record a batch just created at the provider (state `submitted`); recording the same id again keeps the first row. */
-export function recordBatch(db: Database.Database, b: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'>): void {
+/**
+ * Record a batch (state `submitted`, or `uploaded` for a batch whose input file is uploaded but which is not created
+ * yet: id `file:<input file id>`); recording the same id again keeps the first row.
+ */
+export function recordBatch(db: Database.Database, b: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void {
   db.prepare(
     'INSERT INTO batches (id, run_id, round, model, endpoint, state, input_file_id, custom_ids, requests, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
-  ).run(b.id, b.runId, b.round, b.model, b.endpoint, 'submitted', b.inputFileId, JSON.stringify(b.customIds), b.customIds.length, b.submittedAt);
+  ).run(b.id, b.runId, b.round, b.model, b.endpoint, b.state ?? 'submitted', b.inputFileId, JSON.stringify(b.customIds), b.customIds.length, b.submittedAt);
+}
+
+/** An `uploaded` batch (id `file:<input file id>`) was created at the provider as `batchId`: the row takes that id, state `submitted`. */
+export function assignBatch(db: Database.Database, uploadedId: string, batchId: string): void {
+  db.prepare("UPDATE batches SET id = ?, state = 'submitted' WHERE id = ?").run(batchId, uploadedId);
 }
 
 /** Set a batch's state (and its output / error file ids and end time, when given). */
@@ -105,7 +115,7 @@ export function updateBatch(db: Database.Database, id: string, state: StoredBatc
  * read from them).
  */
 export function unconsumedBatches(db: Database.Database, model: string): StoredBatch[] {
-  return (db.prepare("SELECT * FROM batches WHERE model = ? AND state IN ('submitted', 'completed', 'expired') ORDER BY submitted_at, id").all(model) as BatchRow[]).map(fromRow);
+  return (db.prepare("SELECT * FROM batches WHERE model = ? AND state IN ('uploaded', 'submitted', 'completed', 'expired') ORDER BY submitted_at, id").all(model) as BatchRow[]).map(fromRow);
 }
 
 /** Every batch submitted for run `runId`, oldest first. */

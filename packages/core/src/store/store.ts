@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { HptError, type Json, type SampleResult } from '@hpt-bench/sdk';
 import { CallCache } from './cache.js';
-import { batchesOfRun, recordBatch, type StoredBatch, type StoredBatchState, unconsumedBatches, updateBatch } from './batches.js';
+import { assignBatch, batchesOfRun, recordBatch, type StoredBatch, type StoredBatchState, unconsumedBatches, updateBatch } from './batches.js';
 import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
 import { isReadOnlyError, openStoreDatabase } from './db.js';
 import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
@@ -486,9 +486,15 @@ export class RunStore implements WriteQueue {
   }
 
   /** Record a batch just created by `run --batch` (`recordBatch`), committed at once: it must survive a crash. */
-  recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'>): void {
+  recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void {
     this.flush();
     recordBatch(this.db, batch);
+  }
+
+  /** An uploaded batch got its provider id (`assignBatch`), committed at once. */
+  assignBatch(uploadedId: string, batchId: string): void {
+    this.flush();
+    assignBatch(this.db, uploadedId, batchId);
   }
 
   /**
