@@ -221,6 +221,23 @@ describe('run --batch', () => {
     expect(s.state.batchesCreated).toBe(before);
   }, 120_000);
 
+  it('adaptive HPF: the calls of the selector model are batched too, and the results are those of the online run', async () => {
+    const s = await server();
+    // the selector asks the same endpoint under another model name; the rule answers its prompt with a level
+    const adaptive = (store: string, out: string, ...more: string[]) => [...args(s.url, store, '--mode', 'adaptive', '--selector', 'openai:selector', '--out', out), ...more];
+    const on = summaryOf(await runCli(adaptive(join(dir, 'adaptive-online.db'), join(dir, 'adaptive-online.jsonl'))));
+    const chat = s.state.chatRequests;
+    const off = summaryOf(await runCli(adaptive(join(dir, 'adaptive-batch.db'), join(dir, 'adaptive-batch.jsonl'), '--batch', '--batch-poll', '0.02')));
+    expect(s.state.chatRequests).toBe(chat);
+    expect(off.hpi).toBe(on.hpi);
+    expect(off.levelCounts).toEqual(on.levelCounts);
+    expect(perSample(join(dir, 'adaptive-batch.jsonl'))).toEqual(perSample(join(dir, 'adaptive-online.jsonl')));
+    expect(Object.values(s.state.submissions).every((n) => n === 1)).toBe(true);
+    // one line per call the online run made (a fresh fake: all its chat requests were the online run's)
+    expect(Object.keys(s.state.submissions)).toHaveLength(chat);
+    expect(off.batch!.rounds).toBeGreaterThan(1);
+  }, 120_000);
+
   it('--batch with a model without a batch interface is a usage error (exit 2), with nothing stored', async () => {
     const store = join(dir, 'oracle.db');
     const r = await runCli(['run', '--dataset', 'hibench/formula', ...GEN, '--limit', '3', '--model', 'baseline:oracle', '--store', store, '--batch', '--json']);
