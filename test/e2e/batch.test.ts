@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Json } from '@hpt-bench/core';
+import { assertValid, type Json } from '@hpt-bench/core';
 import { type BatchReply, type BatchServer, startOpenAIBatchServer } from '../helpers/openai-batch-server.js';
 import type { ReceivedRequest } from '../helpers/openai-server.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
@@ -126,7 +126,9 @@ describe('run --batch', () => {
     // every call submitted exactly once
     expect(Object.values(s.state.submissions).every((n) => n === 1)).toBe(true);
     expect(Object.keys(s.state.submissions)).toHaveLength(online.calls);
-    // --json: batch counts, batch price (half of online by default) and the saving
+    // --json: valid against schemas/run-summary.schema.json, with batch counts, the batch price (half of online by
+    // default) and the saving
+    assertValid('run-summary', batched as unknown as Json, 'batch run summary');
     expect(batched.batch).toMatchObject({ rounds: 10, batches: 10, requests: online.calls, resumedBatches: 0, retriedLines: 0, failedLines: 0 });
     expect(batched.cost).toBeCloseTo(online.cost! / 2, 12);
     expect(batched.batch!.onlineCost).toBeCloseTo(online.cost!, 12);
@@ -236,6 +238,7 @@ describe('run --batch', () => {
     // one line per call the online run made (a fresh fake: all its chat requests were the online run's)
     expect(Object.keys(s.state.submissions)).toHaveLength(chat);
     expect(off.batch!.rounds).toBeGreaterThan(1);
+    assertValid('run-summary', off as unknown as Json, 'adaptive batch run summary');
   }, 120_000);
 
   it('--batch with a model without a batch interface is a usage error (exit 2), with nothing stored', async () => {

@@ -124,7 +124,7 @@ CREATE TABLE calls_v2 (
   run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, seq INTEGER NOT NULL,
   purpose TEXT NOT NULL, model TEXT NOT NULL, messages TEXT NOT NULL, output TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
   completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, finish_reason TEXT NOT NULL, mean_token_prob REAL,
-  cached INTEGER NOT NULL DEFAULT 0,
+  cached INTEGER NOT NULL DEFAULT 0, batched INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, attempt, seq),
   FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
 );
