@@ -241,6 +241,22 @@ describe('run --batch', () => {
     assertValid('run-summary', off as unknown as Json, 'adaptive batch run summary');
   }, 120_000);
 
+  it('plan --batch estimates the cost at the batch price', async () => {
+    const s = await server();
+    const own = join(dir, 'plan-prices.json');
+    writeFileSync(own, JSON.stringify({ 'openai:test': { input: 2, output: 10 } }));
+    const planArgs = (...more: string[]) => ['plan', ...args(s.url, join(dir, 'plan.db'), '--prices', own).slice(1), ...more];
+    const on = await runCli(planArgs());
+    const off = await runCli(planArgs('--batch'));
+    expect(on.code, on.stderr).toBe(0);
+    expect(off.code, off.stderr).toBe(0);
+    const [a] = [JSON.parse(on.stdout)].flat() as { cost: number }[];
+    const [b] = [JSON.parse(off.stdout)].flat() as { cost: number }[];
+    expect(a!.cost).toBeGreaterThan(0);
+    expect(b!.cost).toBeCloseTo(a!.cost / 2, 9);
+    expect(s.state.chatRequests + s.state.batchesCreated).toBe(0);
+  }, 60_000);
+
   it('--batch with a model without a batch interface is a usage error (exit 2), with nothing stored', async () => {
     const store = join(dir, 'oracle.db');
     const r = await runCli(['run', '--dataset', 'hibench/formula', ...GEN, '--limit', '3', '--model', 'baseline:oracle', '--store', store, '--batch', '--json']);

@@ -190,7 +190,6 @@ export class Batcher {
     } catch (e) {
       fatal = e;
     }
-    this.options.logger?.debug?.(`batch round ${round}: ${items.length} calls, ${info.submitted} batches submitted, ${info.resumed} picked up`);
     for (const q of items) {
       if (fatal !== undefined) {
         for (const w of q.waiters) w.reject(fatal);
@@ -252,6 +251,7 @@ export class Batcher {
       batches.add(id);
     }
     const out: BatchLineResult[] = [];
+    const submittedBefore = this.counters.batches;
     if (fresh.length) {
       const lines = fresh.map((q) => api.encode({ customId: q.customId, request: q.request }));
       const limits = {
@@ -275,6 +275,8 @@ export class Batcher {
       }
     }
     this.options.onRound?.(info);
+    const picked = batches.size - (this.counters.batches - submittedBefore);
+    this.options.logger?.info(`batch round ${round}: ${list.length} calls of ${model.id} in ${batches.size} batch${batches.size === 1 ? '' : 'es'}${picked ? ` (${picked} picked up from an interrupted run)` : ''}; waiting for the results (within the provider's window, up to 24 h)`);
     const collected = await Promise.all([...batches].map((id) => this.collect(model, id)));
     for (const c of collected) out.push(...c);
     return out;

@@ -114,9 +114,12 @@ export class ModelClient implements Model {
   async generate(request: ModelRequest): Promise<ModelResponse> {
     this.counters.calls++;
     const cache = this.options.cache;
-    if (!cache || (isStochastic(request) && !request.context)) return this.send(request);
-    const key = cacheKey(this.inner, request);
     const batcher = this.options.batcher;
+    if (!cache || (isStochastic(request) && !request.context)) {
+      // batched without the cache: a call that has a key (so an interrupted run finds its line again) is sent under it
+      return this.send(request, batcher && !(isStochastic(request) && !request.context) ? cacheKey(this.inner, request) : undefined);
+    }
+    const key = cacheKey(this.inner, request);
     for (;;) {
       const hit = cache.get(key);
       if (hit) {
