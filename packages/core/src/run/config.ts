@@ -57,7 +57,7 @@ export interface RunConfig {
    */
   prices?: Record<string, { input: number; output: number; batchInput?: number; batchOutput?: number }>;
   /**
-   * `--batch`: send the calls through the model's batch interface (the OpenAI Batch API), level by level over all
+   * `--batch`: send the calls through the model's batch interface (`Model.batch`), level by level over all
    * samples in flight (`Batcher`); results are those of an online run with the same replies. Not part of the run's
    * identity: a run continues with or without it.
    */

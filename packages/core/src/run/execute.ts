@@ -52,7 +52,7 @@ export interface RunHooks {
 
 /**
  * `run --batch`: the samples in flight at once (the lanes of the pool), at least `--concurrency`. With all of them in
- * flight a round holds one step of every sample of the window; 50,000 is the OpenAI Batch API's requests per file.
+ * flight a round holds one step of every sample of the window (50,000: a common per-file request limit of batch APIs).
  */
 export const BATCH_WINDOW = 50_000;
 

@@ -70,7 +70,7 @@ export function summarize(
 /**
  * Prices in USD per 1M tokens by model id (`--prices`, schemas/prices.schema.json): `input` / `output` for online
  * calls, `batchInput` / `batchOutput` for calls sent through a batch interface (`run --batch`; default: half the online
- * price, OpenAI's Batch API discount).
+ * price, the usual batch discount).
  */
 export type Prices = Record<string, { input: number; output: number; batchInput?: number; batchOutput?: number }>;
 
