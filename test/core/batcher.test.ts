@@ -64,13 +64,18 @@ class FakeProvider implements BatchModel {
   async find(inputFileId: string): Promise<string | undefined> {
     return this.created.get(inputFileId);
   }
+  /** the final state of each batch (default completed); an expired batch's output holds its first line only */
+  finalState: (id: string) => 'completed' | 'failed' | 'expired' = () => 'completed';
   async status(id: string): Promise<BatchStatus> {
     this.polls++;
-    return { state: 'completed', outputFileId: `out-${id}` };
+    const state = this.finalState(id);
+    if (state === 'failed') return { state, message: 'input file invalid' };
+    return { state, outputFileId: `out-${id}` };
   }
   async results(status: BatchStatus): Promise<BatchLineResult[]> {
     this.reads++;
-    const lines = this.batches.get(status.outputFileId!.slice(4))!;
+    const all = this.batches.get(status.outputFileId!.slice(4))!;
+    const lines = status.state === 'expired' ? all.slice(0, 1) : all;
     return lines.map((l) => {
       const { custom_id: customId, prompt } = JSON.parse(l) as { custom_id: string; prompt: string };
       const error = this.fail(customId, this.submissions.get(customId)!);
@@ -174,6 +179,25 @@ describe('Batcher', () => {
     // round 1: all four; round 2: the two retryable failures; round 3: the one that keeps failing (its last try)
     expect(rounds.map((r) => r.customIds['fake:m']!.length)).toEqual([4, 2, 1]);
     expect(batcher.stats).toMatchObject({ rounds: 3, retriedLines: 3, failedLines: 2 });
+  });
+
+  it('a batch the provider failed as a whole, or that expired with lines not run: those lines go into the next round', async () => {
+    const provider = new FakeProvider();
+    provider.finalState = (id) => (id === 'b1' ? 'failed' : id === 'b2' ? 'expired' : 'completed');
+    const { batcher, client, rounds } = setup(provider, { maxRetries: 3 });
+    const out = await runSamples(batcher, client, [1, 1, 1]);
+    expect(out.flat()).toHaveLength(3);
+    // round 1 (b1) failed: all 3 again; round 2 (b2) expired after its first line: 2 again; round 3 completes
+    expect(rounds.map((r) => r.customIds['fake:m']!.length)).toEqual([3, 3, 2]);
+    expect(batcher.stats).toMatchObject({ rounds: 3, batches: 3, retriedLines: 5, failedLines: 0 });
+  });
+
+  it('after --max-retries rounds a failed batch errors its calls with the provider reason', async () => {
+    const provider = new FakeProvider();
+    provider.finalState = () => 'failed';
+    const { batcher, client } = setup(provider, { maxRetries: 1 });
+    await expect(batcher.block(ask(client, 'doomed'))).rejects.toThrow(/batch b2 of fake:m failed: input file invalid/);
+    expect(batcher.stats).toMatchObject({ rounds: 2, retriedLines: 1, failedLines: 1 });
   });
 
   it('an interrupted run: a stored batch holding the queued calls is polled, not submitted again; once consumed it is not read again', async () => {

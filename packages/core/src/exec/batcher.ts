@@ -231,14 +231,15 @@ export class Batcher {
       if (b.endpoint !== endpoint) continue;
       for (const id of b.customIds) if (!held.has(id)) held.set(id, b);
     }
-    const batches = new Set<string>();
+    /** the batches of this round and the custom ids each holds */
+    const batches = new Map<string, string[]>();
     const uploaded = new Map<string, StoredBatch>();
     const fresh: Queued[] = [];
     for (const q of list) {
       const b = held.get(q.customId);
       if (!b) fresh.push(q);
       else if (b.state === 'uploaded') uploaded.set(b.id, b);
-      else batches.add(b.id);
+      else batches.set(b.id, b.customIds);
     }
     info.resumed += batches.size + uploaded.size;
     this.counters.resumedBatches += batches.size + uploaded.size;
@@ -248,7 +249,7 @@ export class Batcher {
       const found = api.find ? await this.retrying(`looking up the batch of file ${inputFileId}`, () => api.find!(inputFileId)) : undefined;
       const id = found ?? (await this.createOnce(api, model, inputFileId));
       ledger.assignBatch(b.id, id);
-      batches.add(id);
+      batches.set(id, b.customIds);
     }
     const out: BatchLineResult[] = [];
     const submittedBefore = this.counters.batches;
@@ -265,19 +266,20 @@ export class Batcher {
       for (const chunk of chunks) {
         const inputFileId = await this.retrying(`uploading a batch file of ${chunk.length} requests to ${model.id}`, () => api.upload(chunk.map((i) => lines[i]!)));
         const uploadedId = `file:${inputFileId}`;
-        ledger.recordBatch({ id: uploadedId, state: 'uploaded', runId: this.runId ?? null, round, model: model.id, endpoint, inputFileId, customIds: chunk.map((i) => fresh[i]!.customId), submittedAt: new Date().toISOString() });
+        const customIds = chunk.map((i) => fresh[i]!.customId);
+        ledger.recordBatch({ id: uploadedId, state: 'uploaded', runId: this.runId ?? null, round, model: model.id, endpoint, inputFileId, customIds, submittedAt: new Date().toISOString() });
         const id = await this.createOnce(api, model, inputFileId);
         ledger.assignBatch(uploadedId, id);
         this.counters.batches++;
         this.counters.requests += chunk.length;
         info.submitted++;
-        batches.add(id);
+        batches.set(id, customIds);
       }
     }
     this.options.onRound?.(info);
     const picked = batches.size - (this.counters.batches - submittedBefore);
     this.options.logger?.info(`batch round ${round}: ${list.length} calls of ${model.id} in ${batches.size} batch${batches.size === 1 ? '' : 'es'}${picked ? ` (${picked} picked up from an interrupted run)` : ''}; waiting for the results (within the provider's window, up to 24 h)`);
-    const collected = await Promise.all([...batches].map((id) => this.collect(model, id)));
+    const collected = await Promise.all([...batches].map(([id, ids]) => this.collect(model, id, ids)));
     for (const c of collected) out.push(...c);
     return out;
   }
@@ -299,8 +301,12 @@ export class Batcher {
     });
   }
 
-  /** Poll batch `id` of `model` to a final state, read its results, cache the successful ones, and mark it consumed. */
-  private async collect(model: Model, id: string): Promise<BatchLineResult[]> {
+  /**
+   * Poll batch `id` of `model` (holding `customIds`) to a final state, read its results, cache the successful ones, and
+   * mark it consumed. A batch the provider refused as a whole (`failed`) gives each of its lines a retryable `server`
+   * error with the provider's reason.
+   */
+  private async collect(model: Model, id: string, customIds: string[]): Promise<BatchLineResult[]> {
     const api = model.batch!;
     const ledger = this.options.ledger();
     let wait = this.options.pollMs ?? DEFAULT_BATCH_POLL_MS;
@@ -314,8 +320,14 @@ export class Batcher {
     }
     const finishedAt = new Date().toISOString();
     ledger.updateBatch(id, status.state as StoredBatchState, { ...(status.outputFileId ? { outputFileId: status.outputFileId } : {}), ...(status.errorFileId ? { errorFileId: status.errorFileId } : {}), finishedAt });
-    if (status.state === 'failed') this.options.logger?.warn(`batch ${id} of ${model.id} failed${status.message ? `: ${status.message}` : ''}; its calls are sent again in the next round`);
-    const results = status.state === 'failed' ? [] : await this.retrying(`reading the results of batch ${id}`, () => api.results(status));
+    let results: BatchLineResult[];
+    if (status.state === 'failed') {
+      const why = `batch ${id} of ${model.id} failed: ${status.message ?? 'no reason given'}`;
+      this.options.logger?.warn(`${why}; its calls are sent again in the next round (up to --max-retries)`);
+      results = customIds.map((customId) => ({ customId, error: new ModelCallError('server', why) }));
+    } else {
+      results = await this.retrying(`reading the results of batch ${id}`, () => api.results(status));
+    }
     const cache = this.options.cache;
     if (cache) for (const r of results) if ('response' in r && cacheable({ ...r.response })) cache.put(r.customId, model.id, model.endpoint, r.response);
     ledger.updateBatch(id, 'consumed');
