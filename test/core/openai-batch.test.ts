@@ -9,7 +9,7 @@ import { type BatchServer, startOpenAIBatchServer } from '../helpers/openai-batc
 
 let s: BatchServer;
 beforeAll(async () => {
-  s = await startOpenAIBatchServer({ answer: (req) => ({ text: `echo ${req.messages.at(-1)!.content}` }), completeAfterMs: 30, failLine: (id) => id === 'bad' });
+  s = await startOpenAIBatchServer({ answer: (req) => ({ text: `echo ${req.messages.at(-1)!.content}` }), completeAfterMs: 400, failLine: (id) => id === 'bad' });
 });
 afterAll(async () => s.stop());
 
@@ -25,7 +25,7 @@ describe('OpenAIBatch', () => {
     const id = await b.create(fileId);
     expect(await b.find(fileId)).toBe(id);
     expect(await b.status(id)).toEqual({ state: 'pending' });
-    await new Promise((r) => setTimeout(r, 40));
+    await new Promise((r) => setTimeout(r, 450));
     const status = await b.status(id);
     expect(status.state).toBe('completed');
     const results = await b.results(status);

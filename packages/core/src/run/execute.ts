@@ -111,11 +111,12 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   // --batch: every sample of a window in flight at once, so each round holds one step of all of them
   const batcher = session.batcher;
   if (batcher) batcher.runId = runId;
-  const lanes = batcher ? Math.max(config.concurrency, BATCH_WINDOW) : config.concurrency;
   const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
   heartbeat.unref();
   const engine = createEngine(prepared, (m) => session.client(m));
   const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
+  // (no more lanes than samples to evaluate, when that is known)
+  const lanes = batcher ? Math.max(config.concurrency, Math.min(BATCH_WINDOW, total ?? BATCH_WINDOW)) : config.concurrency;
   const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now() };
   if (total === undefined && hooks.onProgress) {
     // the size of an unlimited stream is not known up front: count it beside the run (no calls; errors are the run's)
