@@ -16,6 +16,9 @@
 //      100k and flat in the sample count, and the 100k run again with V8's old space capped at 48 MB (completing shows
 //      that what the run retains stays bounded: peak RSS also counts garbage V8 has not collected yet);
 //   4. re-run of a finished 1,000-sample run (cache on): 0 model calls, under 3 s.
+//   5. `run --batch` files (bench/exec-batch.mjs, a separate process, no server): calls/s of building the Batch API
+//      input files of 100,000 calls (request lines, split within 50,000 requests / 200 MB, JSONL text) and of parsing
+//      an output file of 100,000 completions; figures only, no target.
 // The server answers every call with the fixed completion `zzz`, which no BoolQ answer parser accepts, so every sample
 // climbs all five HPF levels (1 + 1 + 1 + 4 + 4 = 11 calls): a deterministic load.
 // Options: --rounds N (default 3) rounds per throughput scenario (odd rounds run the harness first, even rounds the
@@ -34,11 +37,12 @@ const has = (f) => argv.includes(f);
 const opt = (f, d) => (argv.indexOf(f) >= 0 ? argv[argv.indexOf(f) + 1] : d);
 const QUICK = has('--quick');
 const ROUNDS = Math.max(1, Number(opt('--rounds', QUICK ? '1' : '3')));
-const ONLY = new Set((opt('--only', 'overhead,latency,memory,rerun')).split(','));
+const ONLY = new Set((opt('--only', 'overhead,latency,memory,rerun,batch')).split(','));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin/run.js');
 const SERVER = join(ROOT, 'bench/exec-server.mjs');
 const BARE = join(ROOT, 'bench/exec-bare.mjs');
+const BATCH = join(ROOT, 'bench/exec-batch.mjs');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const SCEN = {
@@ -410,6 +414,18 @@ try {
     rmStore(store);
     row('4 re-run: model calls (server request delta)', String(s2 - s1), '0', s2 - s1 === 0);
     row('4 re-run: wall time', `${fmt(second.seconds, 2)} s`, '< 3 s', second.seconds < 3);
+  }
+
+  // 5. --batch files
+  if (ONLY.has('batch')) {
+    const calls = QUICK ? 10_000 : 100_000;
+    log();
+    log(`[5] run --batch files: build and parse the Batch API files of ${calls} calls, ${ROUNDS} rounds (medians)`);
+    const b = await runNode([BATCH, '--calls', String(calls), '--rounds', String(ROUNDS), '--json'], { echo: true });
+    const r = b.json ?? {};
+    log(`  ${calls} calls: ${r.files ?? '?'} input files, ${fmt(r.mb, 1)} MB; build ${fmt(r.buildPerSec)} calls/s, parse ${fmt(r.parsePerSec)} calls/s`);
+    row(`5 batch: build input files of ${calls / 1000}k calls`, `${fmt(r.buildPerSec)} calls/s`, '', undefined);
+    row(`5 batch: parse an output file of ${calls / 1000}k calls`, `${fmt(r.parsePerSec)} calls/s`, '', undefined);
   }
 
   if (has('--profile')) {

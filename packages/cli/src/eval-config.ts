@@ -66,6 +66,8 @@ export interface EvalFile {
   timeout?: number;
   maxRetries?: number;
   cache?: boolean;
+  /** `run --batch`: the OpenAI Batch API, level by level */
+  batch?: boolean;
   onInvalid?: 'fail' | 'skip';
   prices?: string;
   store?: string;
@@ -189,6 +191,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'timeout', file.timeout === undefined ? undefined : String(file.timeout));
   put(top, 'max-retries', file.maxRetries);
   put(top, 'cache', file.cache);
+  put(top, 'batch', file.batch);
   put(top, 'on-invalid', file.onInvalid);
   put(top, 'prices', file.prices === undefined ? undefined : at(file.prices));
   put(top, 'store', file.store === undefined ? undefined : at(file.store));

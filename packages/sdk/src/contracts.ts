@@ -3,6 +3,8 @@
  * Source: DESIGN.md "The four plugin kinds"; the HPT method is in specs/hpt.md (sections cited per type).
  */
 
+import type { ModelCallError } from './errors.js';
+
 /** A JSON value as stored in records, targets and predictions. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -96,6 +98,8 @@ export interface ModelResponse {
   latencyMs?: number;
   /** true when the response came from the model-call cache (no request was made) */
   cached?: boolean;
+  /** true when the request went through the provider's batch interface (`run --batch`; priced at the batch price) */
+  batched?: boolean;
 }
 
 /** A model plugin: anything that turns a request into text. Errors a user can fix are thrown as `HptError`. */
@@ -108,6 +112,63 @@ export interface Model {
    */
   readonly endpoint?: string;
   generate(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * Optional: the provider's asynchronous batch interface (e.g. the OpenAI Batch API), used by `run --batch`. A model
+   * without it cannot run with `--batch` (usage error, exit 2).
+   */
+  readonly batch?: BatchModel;
+}
+
+/** One request of a batch: `customId` is unique within a batch and comes back with its result. */
+export interface BatchRequestLine {
+  customId: string;
+  request: ModelRequest;
+}
+
+/**
+ * The state of a submitted batch: `pending` (validating, in progress, finalizing), or a final state: `completed`
+ * (its output and error files can be read), `failed` (the whole batch was refused), `expired` (the completion window
+ * ended: the finished lines are in the output file, the others are missing), `cancelled`.
+ */
+export type BatchState = 'pending' | 'completed' | 'failed' | 'expired' | 'cancelled';
+
+/** What polling a batch tells: its state, its output and error file ids (when written), and the provider's reason for `failed`. */
+export interface BatchStatus {
+  state: BatchState;
+  outputFileId?: string;
+  errorFileId?: string;
+  message?: string;
+}
+
+/**
+ * The result of one line of a finished batch: a response (no `latencyMs`), or the error the line failed with
+ * (a `ModelCallError`; `retryable` says whether it is worth sending again in a later batch).
+ */
+export type BatchLineResult = { customId: string; response: Omit<ModelResponse, 'latencyMs'> } | { customId: string; error: ModelCallError };
+
+/**
+ * A provider's batch interface (DESIGN.md "exec": the batcher of `run --batch` writes the calls of one round as one or
+ * more batches, submits them, polls them and reads their results):
+ * - `limits`: at most `maxRequests` lines and `maxBytes` bytes (UTF-8, newlines included) per batch file;
+ * - `encode(line)`: the JSONL line (without the newline) of one request;
+ * - `upload(lines)`: upload the lines as one input file; returns its file id;
+ * - `create(inputFileId)`: create a batch from an uploaded file; returns the batch id;
+ * - `find(inputFileId)` (optional): the id of a batch already created from that file, if any — so a process killed
+ *   between creating a batch and recording it finds the batch instead of creating (and paying for) it twice;
+ * - `status(id)`: poll the batch;
+ * - `results(status)`: read the output and error files of a finished batch; lines absent from both (an expired batch's
+ *   unfinished lines) are simply missing.
+ * Errors: `ModelCallError` for failures worth retrying (connection, 5xx, 429), `HptError` `E_AUTH`/`E_ENDPOINT` for
+ * ones that end the run.
+ */
+export interface BatchModel {
+  readonly limits: { maxRequests: number; maxBytes: number };
+  encode(line: BatchRequestLine): string;
+  upload(lines: string[]): Promise<string>;
+  create(inputFileId: string): Promise<string>;
+  find?(inputFileId: string): Promise<string | undefined>;
+  status(id: string): Promise<BatchStatus>;
+  results(status: BatchStatus): Promise<BatchLineResult[]>;
 }
 
 /**
@@ -260,6 +321,8 @@ export interface CallRecord {
   meanTokenProb?: number | null;
   /** true when answered from the model-call cache: no request was made and nothing was paid */
   cached?: boolean;
+  /** true when sent through the provider's batch interface (`run --batch`): paid at the batch price */
+  batched?: boolean;
 }
 
 /** What a strategy returns: the graded output and notes (e.g. how knowledge was chosen). Calls are recorded by the engine. */

@@ -57,8 +57,28 @@ export interface LevelUsage {
   cachedCalls: number;
   promptTokens: number;
   completionTokens: number;
-  /** USD paid in this run for this level's uncached calls, when prices were given */
+  /** USD paid in this run for this level's uncached calls, when prices were given (batched calls at the batch price) */
   cost?: number;
+  /** of `calls`, the ones sent through the provider's batch interface (`run --batch`); present when some were */
+  batchedCalls?: number;
+  /** with batched calls and prices: what the uncached calls would have cost at the online price */
+  onlineCost?: number;
+}
+
+/**
+ * `run --batch`: what the batcher did in this invocation — rounds flushed, batches and request lines submitted, batches
+ * of an interrupted invocation picked up instead of submitted again, lines retried in a later batch and lines that
+ * failed for good — and, with prices, the run's uncached calls at the online price and the saving (`onlineCost - cost`).
+ */
+export interface BatchSummary {
+  rounds: number;
+  batches: number;
+  requests: number;
+  resumedBatches: number;
+  retriedLines: number;
+  failedLines: number;
+  onlineCost?: number;
+  saving?: number;
 }
 
 /**
@@ -121,6 +141,8 @@ export interface RunSummary {
   selections?: number;
   /** adaptive mode: the selector model's calls and tokens (and cost), also counted in `calls` and `usage` */
   selectorUsage?: LevelUsage;
+  /** `run --batch`: batches, rounds and the saving against the online price */
+  batch?: BatchSummary;
 }
 
 

@@ -1,6 +1,8 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { HptError, ModelCallError, parseRetryAfter, Tokens, type Json, type Model, type ModelRequest, type ModelResponse, inject, injectable } from '@hpt-bench/sdk';
 import { cappedFetch, findTooLarge, parseBaseUrl, redactSecrets } from './http.js';
+import { OpenAIBatch } from './batch.js';
+import { chatRequestBody } from './request.js';
 import { completionFromBody, DEFAULT_MAX_RESPONSE_BYTES, MAX_MAX_RESPONSE_BYTES, oneLine } from './response.js';
 
 /** Options of the `openai` model contribution (validated against its manifest schema). */
@@ -62,6 +64,12 @@ export class OpenAIChatModel implements Model {
   readonly timeoutMs: number;
   /** The response size cap, bytes. */
   readonly maxResponseBytes: number;
+  /**
+   * The OpenAI Batch API for `run --batch` (`OpenAIBatch`: Files API upload, Batches API on `/v1/chat/completions`
+   * with a 24 h window, output and error files streamed back). An endpoint without it (404) ends the run with
+   * `E_ENDPOINT`.
+   */
+  readonly batch: OpenAIBatch;
   private readonly client: OpenAI;
   private readonly keyEnv: string;
   /** strings no error message may contain: the API key and the base URL's credentials */
@@ -115,6 +123,19 @@ export class OpenAIChatModel implements Model {
       ...(Object.keys(url.query).length ? { defaultQuery: url.query } : {}),
       ...(url.basicAuth ? { defaultHeaders: { Authorization: url.basicAuth } } : {}),
     });
+    // batch files are far larger than one completion: their client has no size cap (results are streamed line by line)
+    const batchClient = new OpenAI({
+      apiKey: key ?? 'EMPTY',
+      baseURL: url.requestBase,
+      timeout: this.timeoutMs,
+      maxRetries: o.maxRetries ?? 0,
+      ...(Object.keys(url.query).length ? { defaultQuery: url.query } : {}),
+      ...(url.basicAuth ? { defaultHeaders: { Authorization: url.basicAuth } } : {}),
+    });
+    this.batch = new OpenAIBatch(batchClient, { endpoint: this.endpoint, model, maxResponseBytes: cap }, (e) => {
+      if (e instanceof APIError && e.status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.endpoint}: the endpoint has no OpenAI Batch API (files / batches); run without --batch`);
+      return this.explain(e);
+    });
   }
 
   /**
@@ -145,18 +166,7 @@ export class OpenAIChatModel implements Model {
     try {
       const { data: body, response } = await this.client.chat.completions
         .create(
-          {
-            model: this.model,
-            messages: request.messages,
-            temperature: request.temperature,
-            top_p: request.topP,
-            max_tokens: request.maxTokens,
-            ...(request.seed !== undefined ? { seed: request.seed } : {}),
-            ...(request.logprobs ? { logprobs: true } : {}),
-            ...(request.responseFormat
-              ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true } } }
-              : {}),
-          },
+          chatRequestBody(this.model, request),
           { signal: deadline.signal },
         )
         .withResponse();

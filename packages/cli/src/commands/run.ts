@@ -59,7 +59,9 @@ export default class Run extends HptCommand {
     'unsafe-sandbox': Flags.boolean({ description: 'let scorers that run model code execute it even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
     progress: Flags.boolean({ description: 'show progress on stderr even with --json (a bar on a terminal, else a line every --progress-interval seconds)', default: false, helpGroup: 'OUTPUT' }),
     'progress-interval': Flags.string({ description: 'seconds between two progress lines when stderr is not a terminal (CI logs, files)', default: '5', helpGroup: 'OUTPUT' }),
-    prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}): adds cost per level and in total', helpGroup: 'EXECUTION' }),
+    prices: Flags.string({ description: 'JSON file of USD per 1M tokens per model id ({"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}}; "batchInput"/"batchOutput" price --batch calls, default half): adds cost per level and in total', helpGroup: 'EXECUTION' }),
+    batch: Flags.boolean({ description: "send the calls through the model's batch interface (the OpenAI Batch API: half price, results within its 24 h window), level by level over all samples; same results as an online run; an interrupted run picks its batches up again", default: false, helpGroup: 'EXECUTION' }),
+    'batch-poll': Flags.string({ description: 'with --batch: seconds before the first poll of a batch (then x1.5 per poll, at most 60 s)', default: '5', helpGroup: 'EXECUTION' }),
     ...filterFlags,
     ...endpointFlags,
   };
@@ -218,6 +220,7 @@ export function runConfigOf(flags: RunFlags): RunConfig {
     maxRetries: flags['max-retries'],
     ...(flags.prices ? { prices: readPrices(flags.prices) } : {}),
     ...(flags['unsafe-sandbox'] ? { unsafeSandbox: true } : {}),
+    ...(flags.batch ? { batch: true, batchPollMs: Math.round(1000 * numberFlag('--batch-poll', flags['batch-poll'], 0.001, 3600)) } : {}),
   };
   const { timeoutMs, baseUrl } = modelOptionsFrom(flags);
   if (flags.resume) {
@@ -301,14 +304,14 @@ function configFromFlags(flags: RunFlags, dataset: string, model: string, timeou
  * Read and validate a prices file (schemas/prices.schema.json).
  * @throws HptError `E_CONFIG` naming the file and the failing field.
  */
-function readPrices(path: string): Record<string, { input: number; output: number }> {
+function readPrices(path: string): Record<string, { input: number; output: number; batchInput?: number; batchOutput?: number }> {
   let raw: unknown;
   try {
     raw = JSON.parse(readJsonText(path));
   } catch (e) {
     throw new HptError('E_CONFIG', `cannot read prices file ${path}: ${(e as Error).message}`);
   }
-  return assertValid<Record<string, { input: number; output: number }>>('prices', raw, `prices file ${path}`, 'E_CONFIG');
+  return assertValid<Record<string, { input: number; output: number; batchInput?: number; batchOutput?: number }>>('prices', raw, `prices file ${path}`, 'E_CONFIG');
 }
 
 
@@ -405,8 +408,9 @@ export function renderSummary(s: RunSummary, storePath: string, views: readonly 
   if (s.errored) t.push(['errored samples (not scored; --retry-errors redoes them)', String(s.errored)]);
   t.push(['model calls (from cache)', `${s.calls} (${s.cachedCalls})`], ['tokens (prompt / completion)', `${s.usage.promptTokens} / ${s.usage.completionTokens}`]);
   for (const [level, u] of Object.entries(s.levels)) {
-    const cost = u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : '';
-    t.push([`level ${level}: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached), ${u.promptTokens} / ${u.completionTokens}${cost}`]);
+    const cost = u.cost !== undefined ? `, $${u.cost.toFixed(4)}${u.onlineCost !== undefined ? ` (online $${u.onlineCost.toFixed(4)})` : ''}` : '';
+    const batched = u.batchedCalls ? `, ${u.batchedCalls} batched` : '';
+    t.push([`level ${level}: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached${batched}), ${u.promptTokens} / ${u.completionTokens}${cost}`]);
   }
   if (s.selectorUsage && s.selectorUsage.calls) {
     const u = s.selectorUsage;
@@ -414,6 +418,12 @@ export function renderSummary(s: RunSummary, storePath: string, views: readonly 
   }
   for (const e of s.endpoints ?? []) t.push([`endpoint ${e.endpoint}: requests (errors), mean latency`, `${e.calls} (${e.errors}), ${e.meanLatencyMs.toFixed(0)} ms${e.state === 'closed' ? '' : ` [${e.state === 'open' ? 'drained' : 'probing'}]`}`]);
   if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
+  if (s.batch) {
+    const b = s.batch;
+    t.push(['batches (rounds; picked up after an interruption)', `${b.batches} with ${b.requests} requests (${b.rounds} rounds; ${b.resumedBatches} picked up)`]);
+    if (b.retriedLines || b.failedLines) t.push(['batch lines retried / failed', `${b.retriedLines} / ${b.failedLines}`]);
+    if (b.saving !== undefined && b.onlineCost !== undefined) t.push(['saved against the online price', `$${b.saving.toFixed(4)} (online $${b.onlineCost.toFixed(4)})`]);
+  }
   if (s.skipped) t.push(['skipped invalid records', String(s.skipped)]);
   if (s.preflight) t.push(['environment check', typeof s.preflight.summary === 'string' ? s.preflight.summary : JSON.stringify(s.preflight)]);
   const footer = `run ${s.runId}${s.resumed ? ' (resumed)' : ''} (${s.compat}, seed ${s.seed}) stored in ${storePath}`;

@@ -4,6 +4,7 @@
  */
 import { isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
 import type { CallCache } from '../store/cache.js';
+import type { Batcher } from './batcher.js';
 import { cacheable, cacheKey, isStochastic } from './cache-key.js';
 import { EndpointSpread } from './endpoints.js';
 import type { AimdLimiter, EndpointLimiters } from './limiter.js';
@@ -30,10 +31,13 @@ export interface RetryInfo {
  *   OpenAI-compatible plugin also stops reading a larger HTTP body; this check covers every model plugin.
  * - `cacheKeyEndpoint`: put the endpoint URL(s) into the cache key (`--cache-key-endpoint`; default false: the key names
  *   the model and the generation settings, so the endpoints of one model share cached answers).
+ * - `batcher`: `run --batch` — calls that miss the cache are queued on it (the inner model must have a `batch`
+ *   interface) instead of sent; retries are then the batcher's (a failed line goes into a later round).
  */
 export interface ModelClientOptions {
   cache?: CallCache;
   cacheKeyEndpoint?: boolean;
+  batcher?: Batcher;
   maxResponseBytes?: number;
   limiters: EndpointLimiters;
   retry: RetryPolicy;
@@ -98,6 +102,8 @@ export class ModelClient implements Model {
   private readonly spread: EndpointSpread | undefined;
   /** the endpoint's limiter (one endpoint) */
   private readonly limiter: AimdLimiter | undefined;
+  /** calls without a cache key sent through the batcher so far (their custom ids' suffix) */
+  private uncachedLines = 0;
 
   /** @param inner the model plugin to call (`id` and `endpoint` are taken from it); @param options see `ModelClientOptions`. */
   constructor(readonly inner: Model, private readonly options: ModelClientOptions) {
@@ -128,8 +134,12 @@ export class ModelClient implements Model {
   async generate(request: ModelRequest): Promise<ModelResponse> {
     this.counters.calls++;
     const cache = this.options.cache;
-    if (!cache || (isStochastic(request) && !request.context)) return this.send(request);
-    const key = cacheKey(this.inner, request, this.options.cacheKeyEndpoint);
+    const batcher = this.options.batcher;
+    if (!cache || (isStochastic(request) && !request.context)) {
+      // batched without the cache: a call that has a key (so an interrupted run finds its line again) is sent under it
+      return this.send(request, batcher && !(isStochastic(request) && !request.context) ? this.cacheKeyOf(request) : undefined);
+    }
+    const key = this.cacheKeyOf(request);
     for (;;) {
       const hit = cache.get(key);
       if (hit) {
@@ -138,7 +148,7 @@ export class ModelClient implements Model {
       }
       const inFlight = this.pending.get(key);
       if (!inFlight) return this.generateUncached(request, key, cache);
-      const shared = await inFlight;
+      const shared = batcher ? await batcher.block(inFlight) : await inFlight;
       if (shared) {
         this.counters.shared++;
         return { ...shared, cached: true, latencyMs: 0 };
@@ -153,7 +163,7 @@ export class ModelClient implements Model {
     const shared = new Promise<ModelResponse | undefined>((resolve) => (settle = resolve));
     this.pending.set(key, shared);
     try {
-      const response = await this.send(request);
+      const response = await this.send(request, key);
       const keep = cacheable(response);
       if (keep) {
         try {
@@ -187,8 +197,33 @@ export class ModelClient implements Model {
     return response;
   }
 
+  /**
+   * The call without the cache: queued on the batcher (`run --batch`; `key` is the call's cache key, else one is made
+   * unique to this call), else limiter slot + inner call + retries.
+   */
+  private send(request: ModelRequest, key?: string): Promise<ModelResponse> {
+    const batcher = this.options.batcher;
+    if (!batcher) return this.sendOnline(request);
+    // without a cache key (no cache, or a stochastic call without coordinates) each call is its own line
+    const customId = key ?? `${this.cacheKeyOf(request)}-${++this.uncachedLines}`;
+    return batcher.block(this.sendBatched(batcher, request, customId));
+  }
+
+  /** One call through the batcher; counted as one request, its error as a failure (retries are the batcher's). */
+  private async sendBatched(batcher: Batcher, request: ModelRequest, customId: string): Promise<ModelResponse> {
+    this.counters.requests++;
+    try {
+      return this.checked(await batcher.enqueue(this.inner, customId, request));
+    } catch (e) {
+      if (isModelCallError(e)) this.counters.errors[e.kind] = (this.counters.errors[e.kind] ?? 0) + 1;
+      else this.counters.errors.other = (this.counters.errors.other ?? 0) + 1;
+      this.counters.failures++;
+      throw e;
+    }
+  }
+
   /** Limiter slot + inner call + retries. */
-  private async send(request: ModelRequest): Promise<ModelResponse> {
+  private async sendOnline(request: ModelRequest): Promise<ModelResponse> {
     const limiter = this.limiter;
     const spread = this.spread;
     const policy = this.options.retry;

@@ -4,22 +4,29 @@
  * The first error stops pulling new items, waits for the items in flight, and is rethrown.
  *
  * @param concurrency ≥ 1.
+ * @param lanes told when a lane starts (before its first pull) and when it ends (the stream is done, or an error):
+ *   a lane between the two is reading or working on an item (`run --batch` counts them to know when every sample waits).
  */
-export async function forEachConcurrent<T>(items: AsyncIterable<T>, concurrency: number, worker: (item: T) => Promise<void>): Promise<void> {
+export async function forEachConcurrent<T>(items: AsyncIterable<T>, concurrency: number, worker: (item: T) => Promise<void>, lanes?: { started(): void; ended(): void }): Promise<void> {
   const it = items[Symbol.asyncIterator]();
   let failed: { error: unknown } | undefined;
-  let pulling: Promise<IteratorResult<T>> | undefined;
-  // The iterator is shared by the lanes; pulls are serialised so a generator never sees concurrent next() calls.
-  const next = async (): Promise<IteratorResult<T>> => {
-    while (pulling) await pulling.catch(() => undefined);
-    pulling = it.next();
-    try {
-      return await pulling;
-    } finally {
-      pulling = undefined;
-    }
+  // The iterator is shared by the lanes; pulls are serialised (chained: each waits for the one before, O(1) per pull
+  // however many lanes wait) so a generator never sees concurrent next() calls.
+  let tail: Promise<unknown> = Promise.resolve();
+  const next = (): Promise<IteratorResult<T>> => {
+    const pull = tail.then(() => it.next());
+    tail = pull.catch(() => undefined);
+    return pull;
   };
   const lane = async (): Promise<void> => {
+    lanes?.started();
+    try {
+      await work();
+    } finally {
+      lanes?.ended();
+    }
+  };
+  const work = async (): Promise<void> => {
     while (!failed) {
       let r: IteratorResult<T>;
       try {

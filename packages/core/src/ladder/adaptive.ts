@@ -78,6 +78,7 @@ export class AdaptiveEngine extends LadderEngine {
             latencyMs: response.latencyMs ?? performance.now() - started,
             finishReason: response.finishReason,
             ...(response.cached ? { cached: true } : {}),
+            ...(response.batched ? { batched: true } : {}),
           };
           return { text: response.text, promptText, response, record: call };
         },

@@ -132,6 +132,7 @@ export class LadderEngine {
           finishReason: response.finishReason,
           ...(options?.logprobs ? { meanTokenProb: meanTokenProb(response.logprobs) } : {}),
           ...(response.cached ? { cached: true } : {}),
+          ...(response.batched ? { batched: true } : {}),
         };
         calls.push(record);
         return { text: response.text, promptText, response, record };

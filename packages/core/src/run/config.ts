@@ -60,8 +60,19 @@ export interface RunConfig {
   cacheKeyEndpoint?: boolean;
   /** retries of a failed call (429, 5xx, timeout, dropped connection) before its sample is recorded as errored; default 5 */
   maxRetries?: number;
-  /** USD per 1M tokens by model id (`--prices FILE`): adds cost per level and in total to the summary */
-  prices?: Record<string, { input: number; output: number }>;
+  /**
+   * USD per 1M tokens by model id (`--prices FILE`): adds cost per level and in total to the summary; `batchInput` /
+   * `batchOutput` price batched calls (default half the online price)
+   */
+  prices?: Record<string, { input: number; output: number; batchInput?: number; batchOutput?: number }>;
+  /**
+   * `--batch`: send the calls through the model's batch interface (`Model.batch`), level by level over all
+   * samples in flight (`Batcher`); results are those of an online run with the same replies. Not part of the run's
+   * identity: a run continues with or without it.
+   */
+  batch?: boolean;
+  /** `--batch-poll`: first wait between two polls of a batch, ms (default 5000; grows ×1.5 per poll up to 60 s) */
+  batchPollMs?: number;
   /** `adaptive`: the adaptive HPF with a selector (hpt.md §2.3); absent: the manual ladder */
   mode?: 'adaptive';
   /**
@@ -137,7 +148,7 @@ export function fromStoredConfig(stored: Record<string, Json>): RunConfig {
 }
 
 /** Configuration fields that do not change results, left out of the resume hash. */
-const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox']);
+const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox', 'batch', 'batchPollMs']);
 
 /**
  * The identity of a run's configuration (sha256 hex over the result-relevant fields: dataset, data, split, limit,

@@ -11,6 +11,7 @@ import { EndpointSpread } from '../exec/endpoints.js';
 import { forEachConcurrent } from '../exec/pool.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
+import { checkBatchable } from './batch.js';
 import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
@@ -50,6 +51,12 @@ export interface RunHooks {
   onRun?(runId: string): void;
 }
 
+/**
+ * `run --batch`: the samples in flight at once (the lanes of the pool), at least `--concurrency`. With all of them in
+ * flight a round holds one step of every sample of the window (50,000: a common per-file request limit of batch APIs).
+ */
+export const BATCH_WINDOW = 50_000;
+
 /** A fresh run id: UTC timestamp plus random suffix, sortable by creation time. */
 export function newRunId(): string {
   const t = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, '');
@@ -87,6 +94,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   let skipped = 0;
   // everything that can fail on the configuration or the data's first record fails before a run row exists, so a
   // mistake never leaves a run to "resume": the scorer's environment check, then the first sample of the stream
+  if (config.batch) checkBatchable(prepared);
   const preflight = prepared.scorer.preflight ? await prepared.scorer.preflight({ compat: config.compat, options: prepared.scorerOptions }) : undefined;
   const stream = sampleStream(prepared, config, (m) => {
     skipped++;
@@ -101,10 +109,15 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   if (opened.resumed) warnChangedFingerprint(store.getRun(runId)?.fingerprint ?? null, fingerprint, runId, hooks.logger);
   if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
   hooks.onRun?.(runId);
+  // --batch: every sample of a window in flight at once, so each round holds one step of all of them
+  const batcher = session.batcher;
+  if (batcher) batcher.runId = runId;
   const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
   heartbeat.unref();
   const engine = createEngine(prepared, (m) => session.client(m));
   const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
+  // (no more lanes than samples to evaluate, when that is known)
+  const lanes = batcher ? Math.max(config.concurrency, Math.min(BATCH_WINDOW, total ?? BATCH_WINDOW)) : config.concurrency;
   const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now() };
   if (total === undefined && hooks.onProgress) {
     // the size of an unlimited stream is not known up front: count it beside the run (no calls; errors are the run's)
@@ -117,7 +130,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
     );
   }
   let lastYield = performance.now();
-  const breaker = new OutageBreaker(config.concurrency);
+  const breaker = new OutageBreaker(lanes);
   try {
     if (preflight) store.setPreflight(runId, preflight);
     const all = prepend(first.value, stream);
@@ -126,7 +139,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
       return !opened.skip.has(s.index);
     });
-    await forEachConcurrent(samples, config.concurrency, async (sample) => {
+    await forEachConcurrent(samples, lanes, async (sample) => {
       const hash = sampleHash(sample);
       let result: SampleResult;
       try {
@@ -159,14 +172,14 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         await new Promise((r) => setImmediate(r));
         lastYield = performance.now();
       }
-    });
+    }, batcher ? { started: () => batcher.laneStarted(), ended: () => batcher.laneEnded() } : undefined);
     const agg = store.aggregate(runId);
     if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
     const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
     if (agg.samples === 0) {
       throw new HptError('E_NO_RESULTS', `no sample could be scored: ${incompleteReason(runId, agg.errored, agg.errored, erroredSamples[0]?.error)}`, { exitCode: 1 });
     }
-    const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight }, store);
+    const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight, ...(batcher ? { batch: batcher.stats } : {}) }, store);
     if (prepared.model instanceof EndpointSpread) summary.endpoints = endpointSummary(prepared.model);
     if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
     else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));

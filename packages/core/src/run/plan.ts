@@ -13,6 +13,7 @@ import { type RunRecord, RunStore } from '../store/store.js';
 import { configHashes, dataFingerprint, type RunConfig } from './config.js';
 import { sampleStream } from './execute.js';
 import { ladderSetup, type PreparedRun } from './resolve.js';
+import { DEFAULT_BATCH_PRICE_FACTOR } from './summary.js';
 
 /** A run of the store a plan refers to. */
 export interface PlanRunRef {
@@ -63,7 +64,7 @@ export interface RunPlanEstimate {
   estimateFrom?: PlanRunRef & { model: string; callsPerSample: number };
   /** estimated tokens of `callsEstimate` (prompt / completion): from `estimateFrom`'s tokens per call, else prompt = level-1 prompt characters / 4 and completion = max tokens per call */
   tokens: { prompt: number; completion: number };
-  /** USD of the estimated tokens at the model's price, with prices (`--prices`); undefined without */
+  /** USD of the estimated tokens at the model's price (the batch price with `--batch`), with prices (`--prices`); undefined without */
   cost?: number;
 }
 
@@ -143,7 +144,9 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
       ? { prompt: Math.round(callsEstimate * earlier.promptPerCall), completion: Math.round(callsEstimate * earlier.completionPerCall) }
       : { prompt: Math.round(callsEstimate * (probed ? promptChars / probed / 4 : 0)), completion: callsEstimate * (config.generation.maxTokens ?? 0) };
     const price = config.prices?.[prepared.model.id];
-    const cost = price ? (tokens.prompt * price.input + tokens.completion * price.output) / 1e6 : undefined;
+    // with --batch at the batch price (default half the online price, as the run's summary counts it)
+    const [input, output] = price ? (config.batch ? [price.batchInput ?? price.input * DEFAULT_BATCH_PRICE_FACTOR, price.batchOutput ?? price.output * DEFAULT_BATCH_PRICE_FACTOR] : [price.input, price.output]) : [0, 0];
+    const cost = price ? (tokens.prompt * input + tokens.completion * output) / 1e6 : undefined;
     return {
       dataset: prepared.datasetId,
       model: prepared.model.id,

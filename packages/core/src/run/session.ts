@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { DependencyContainer } from 'tsyringe';
 import { type Logger, type Model, Tokens } from '@hpt-bench/sdk';
+import { Batcher } from '../exec/batcher.js';
 import { ModelClient } from '../exec/client.js';
 import { EndpointLimiters } from '../exec/limiter.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../exec/retry.js';
@@ -28,7 +29,9 @@ import { createRngFactory } from './rng.js';
  * - `maxRetries`: retries of a failed call (default `DEFAULT_RETRY.maxRetries`);
  * - `maxResponseBytes`: largest completion a client accepts (default: no limit of the client's own);
  * - `logger`: where the session says which saved HPI_Dataset it uses;
- * - `hptBenchVersion`: the host's version of hpt-bench, recorded in the fingerprint of the runs it creates.
+ * - `hptBenchVersion`: the host's version of hpt-bench, recorded in the fingerprint of the runs it creates;
+ * - `batch`: `run --batch` — models with a batch interface are called through one `Batcher` (first poll interval
+ *   `batchPollMs`, ms).
  */
 export interface RunSessionOptions {
   storePath: string;
@@ -41,6 +44,8 @@ export interface RunSessionOptions {
   maxResponseBytes?: number;
   logger?: Logger;
   hptBenchVersion?: string;
+  batch?: boolean;
+  batchPollMs?: number;
 }
 
 /** The wiring of one command invocation (see the module comment); `close()` when done. */
@@ -48,6 +53,7 @@ export class RunSession {
   private opened: RunStore | undefined;
   private callCache: CallCache | undefined;
   private readonly clients = new Map<Model, Model>();
+  private batchQueue: Batcher | undefined;
   /** per-endpoint adaptive concurrency, shared by every client of the session */
   readonly limiters: EndpointLimiters;
   /** the retry policy of every client of the session */
@@ -85,7 +91,26 @@ export class RunSession {
       ...(typeof maxResponseBytes === 'number' ? { maxResponseBytes } : {}),
       ...(logger ? { logger } : {}),
       ...(hptBenchVersion ? { hptBenchVersion } : {}),
+      ...(config.batch ? { batch: true } : {}),
+      ...(config.batchPollMs !== undefined ? { batchPollMs: config.batchPollMs } : {}),
     });
+  }
+
+  /**
+   * `run --batch`: the session's batcher (made on first use; batches recorded in the store, results in the cache,
+   * failed lines retried up to the retry policy's `maxRetries` rounds), or undefined without `batch`.
+   */
+  get batcher(): Batcher | undefined {
+    if (!this.options.batch) return undefined;
+    const cache = this.cache;
+    this.batchQueue ??= new Batcher({
+      ledger: () => this.store,
+      ...(cache ? { cache } : {}),
+      maxRetries: this.retry.maxRetries,
+      ...(this.options.batchPollMs !== undefined ? { pollMs: this.options.batchPollMs } : {}),
+      ...(this.options.logger ? { logger: this.options.logger } : {}),
+    });
+    return this.batchQueue;
   }
 
   /** The version of hpt-bench the host gave (`RunSessionOptions.hptBenchVersion`), if any. */
@@ -122,15 +147,16 @@ export class RunSession {
   /**
    * `model` wrapped in a `ModelClient` of this session: the cache (for models with an endpoint, unless `cache: false`;
    * keys with the endpoint under `cacheKeyEndpoint`), the shared endpoint limiters (an `EndpointSpread` takes the slots
-   * of its endpoints' limiters itself), the retry policy and the response limit. The same model object always gets the
-   * same client.
+   * of its endpoints' limiters itself), the retry policy and the response limit, and with `batch` the batcher when the
+   * model has a batch interface. The same model object always gets the same client.
    */
   client(model: Model): Model {
     let c = this.clients.get(model);
     if (!c) {
       const cache = model.endpoint ? this.cache : undefined;
       const maxResponseBytes = this.options.maxResponseBytes;
-      c = new ModelClient(model, { ...(cache ? { cache } : {}), ...(this.options.cacheKeyEndpoint ? { cacheKeyEndpoint: true } : {}), limiters: this.limiters, retry: this.retry, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) });
+      const batcher = model.batch ? this.batcher : undefined;
+      c = new ModelClient(model, { ...(cache ? { cache } : {}), ...(this.options.cacheKeyEndpoint ? { cacheKeyEndpoint: true } : {}), ...(batcher ? { batcher } : {}), limiters: this.limiters, retry: this.retry, ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}) });
       this.clients.set(model, c);
     }
     return c;

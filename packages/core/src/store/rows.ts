@@ -93,6 +93,7 @@ export function selectionFromRow(s: Record<string, unknown>, messages: MessagesD
             latencyMs: s.latency_ms as number,
             finishReason: s.finish_reason as string,
             ...(s.cached === 1 ? { cached: true } : {}),
+            ...(s.batched === 1 ? { batched: true } : {}),
           },
         }
       : {}),
@@ -112,6 +113,7 @@ export function callFromRow(c: Record<string, unknown>, messages: MessagesDecode
     finishReason: c.finish_reason as string,
     ...(c.mean_token_prob !== null || c.purpose === 'knowledge' ? { meanTokenProb: c.mean_token_prob as number | null } : {}),
     ...(c.cached === 1 ? { cached: true } : {}),
+    ...(c.batched === 1 ? { batched: true } : {}),
   };
 }
 

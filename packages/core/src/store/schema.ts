@@ -5,6 +5,8 @@
  * nullable or defaulted columns, new tables), so that a store written by an earlier version still opens and resumes.
  */
 
+import { BATCHES_SCHEMA } from './batches.js';
+
 /** Runs, their samples, attempts, calls and adaptive selections, and the long prompt lines the calls share (`texts`, see texts.ts). */
 export const RUN_SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
@@ -73,6 +75,7 @@ CREATE TABLE IF NOT EXISTS calls (
   finish_reason TEXT NOT NULL,
   mean_token_prob REAL,
   cached INTEGER NOT NULL DEFAULT 0,
+  batched INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, attempt, seq),
   FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
 );
@@ -92,6 +95,7 @@ CREATE TABLE IF NOT EXISTS selections (
   latency_ms REAL,
   finish_reason TEXT,
   cached INTEGER NOT NULL DEFAULT 0,
+  batched INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, iteration),
   FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
 );
@@ -99,7 +103,7 @@ CREATE TABLE IF NOT EXISTS texts (
   hash TEXT PRIMARY KEY,
   body TEXT NOT NULL
 );
-`;
+${BATCHES_SCHEMA}`;
 
 /**
  * Stores of schema version 1 keyed attempts by (run, sample, level), which the adaptive HPF breaks (a level can be tried
@@ -120,7 +124,7 @@ CREATE TABLE calls_v2 (
   run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, seq INTEGER NOT NULL,
   purpose TEXT NOT NULL, model TEXT NOT NULL, messages TEXT NOT NULL, output TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
   completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, finish_reason TEXT NOT NULL, mean_token_prob REAL,
-  cached INTEGER NOT NULL DEFAULT 0,
+  cached INTEGER NOT NULL DEFAULT 0, batched INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, attempt, seq),
   FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
 );
@@ -138,7 +142,8 @@ ALTER TABLE calls_v2 RENAME TO calls;
  */
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   samples: { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' },
-  calls: { cached: 'INTEGER NOT NULL DEFAULT 0' },
+  calls: { cached: 'INTEGER NOT NULL DEFAULT 0', batched: 'INTEGER NOT NULL DEFAULT 0' },
+  selections: { batched: 'INTEGER NOT NULL DEFAULT 0' },
   runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT', fingerprint: 'TEXT' },
 };
 

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { HptError, type Json, type SampleResult } from '@hpt-bench/sdk';
 import { CallCache } from './cache.js';
+import { assignBatch, batchesOfRun, recordBatch, type StoredBatch, type StoredBatchState, unconsumedBatches, updateBatch } from './batches.js';
 import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
 import { isReadOnlyError, openStoreDatabase } from './db.js';
 import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
@@ -66,11 +67,11 @@ export interface StoredAggregate {
   promptTokens: number;
   completionTokens: number;
   /** calls and tokens per ladder level, model and cache state (for usage and cost per level) */
-  usageByLevel: { level: number; model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }[];
+  usageByLevel: { level: number; model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number }[];
   /** adaptive HPF: selections made, of which outside 1..m, and the selector model's calls by model and cache state */
   selections: number;
   invalidSelections: number;
-  selectorUsage: { model: string; cached: boolean; calls: number; promptTokens: number; completionTokens: number }[];
+  selectorUsage: { model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number }[];
 }
 
 
@@ -267,23 +268,23 @@ export class RunStore implements WriteQueue {
     );
     const insA = this.stmt('INSERT INTO attempts (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes, iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = this.stmt(
-      'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached, batched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const [n, a] of r.attempts.entries()) {
       insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), storedGraded(a), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null);
       for (const c of a.calls) {
-        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, encodeMessages(c.messages, this.putText), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0);
+        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, encodeMessages(c.messages, this.putText), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0, c.batched ? 1 : 0);
       }
     }
     if (r.selections?.length) {
       const insS = this.stmt(
-        'INSERT INTO selections (run_id, idx, iteration, level, valid, raw, solved, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO selections (run_id, idx, iteration, level, valid, raw, solved, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, cached, batched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       for (const s of r.selections) {
         const c = s.call;
         insS.run(
           runId, r.index, s.iteration, s.level, s.valid ? 1 : 0, s.raw === undefined ? null : wellFormed(s.raw), s.solved === undefined ? null : s.solved ? 1 : 0,
-          c?.model ?? null, c ? encodeMessages(c.messages, this.putText) : null, c ? wellFormed(c.output) : null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0,
+          c?.model ?? null, c ? encodeMessages(c.messages, this.putText) : null, c ? wellFormed(c.output) : null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0, c?.batched ? 1 : 0,
         );
       }
     }
@@ -350,17 +351,17 @@ export class RunStore implements WriteQueue {
     const sel = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(1 - valid), 0) AS invalid FROM selections WHERE run_id = ?').get(runId) as { n: number; invalid: number };
     const selectorUsage = (
       this.db
-        .prepare('SELECT model, cached, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM selections WHERE run_id = ? AND model IS NOT NULL GROUP BY model, cached ORDER BY model, cached')
-        .all(runId) as { model: string; cached: number; calls: number; p: number; c: number }[]
-    ).map((r) => ({ model: r.model, cached: r.cached === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c }));
+        .prepare('SELECT model, cached, batched, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM selections WHERE run_id = ? AND model IS NOT NULL GROUP BY model, cached, batched ORDER BY model, cached, batched')
+        .all(runId) as { model: string; cached: number; batched: number; calls: number; p: number; c: number }[]
+    ).map((r) => ({ model: r.model, cached: r.cached === 1, batched: r.batched === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c }));
     const calls = this.db
       .prepare('SELECT COUNT(*) AS calls, COALESCE(SUM(cached), 0) AS cached, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ?')
       .get(runId) as { calls: number; cached: number; p: number; c: number };
     const perLevel = this.db
       .prepare(
-        'SELECT level, model, cached, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ? GROUP BY level, model, cached ORDER BY level, model, cached',
+        'SELECT level, model, cached, batched, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ? GROUP BY level, model, cached, batched ORDER BY level, model, cached, batched',
       )
-      .all(runId) as { level: number; model: string; cached: number; calls: number; p: number; c: number }[];
+      .all(runId) as { level: number; model: string; cached: number; batched: number; calls: number; p: number; c: number }[];
     const levelCounts: Record<string, number> = {};
     for (const l of levels) levelCounts[String(l.level)] = l.c;
     return {
@@ -376,7 +377,7 @@ export class RunStore implements WriteQueue {
       cachedCalls: calls.cached,
       promptTokens: calls.p,
       completionTokens: calls.c,
-      usageByLevel: perLevel.map((r) => ({ level: r.level, model: r.model, cached: r.cached === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c })),
+      usageByLevel: perLevel.map((r) => ({ level: r.level, model: r.model, cached: r.cached === 1, batched: r.batched === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c })),
       selections: sel.n,
       invalidSelections: sel.invalid,
       selectorUsage,
@@ -482,6 +483,43 @@ export class RunStore implements WriteQueue {
   clearCache(model?: string): number {
     this.flush();
     return new CallCache(this.db).clear(model);
+  }
+
+  /** Record a batch just created by `run --batch` (`recordBatch`), committed at once: it must survive a crash. */
+  recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void {
+    this.flush();
+    recordBatch(this.db, batch);
+  }
+
+  /** An uploaded batch got its provider id (`assignBatch`), committed at once. */
+  assignBatch(uploadedId: string, batchId: string): void {
+    this.flush();
+    assignBatch(this.db, uploadedId, batchId);
+  }
+
+  /**
+   * Set a stored batch's state (`updateBatch`). `consumed` is queued for the group commit, after the cache entries of
+   * its results (so a crash loses both or neither); any other state is committed at once.
+   */
+  updateBatch(id: string, state: StoredBatchState, extra: { outputFileId?: string; errorFileId?: string; finishedAt?: string } = {}): void {
+    if (state === 'consumed') {
+      this.defer(() => updateBatch(this.db, id, state, extra));
+      return;
+    }
+    this.flush();
+    updateBatch(this.db, id, state, extra);
+  }
+
+  /** The batches of model id `model` not consumed yet (`unconsumedBatches`). */
+  unconsumedBatches(model: string): StoredBatch[] {
+    this.flush();
+    return unconsumedBatches(this.db, model);
+  }
+
+  /** The batches of run `runId` (`batchesOfRun`). */
+  batchesOfRun(runId: string): StoredBatch[] {
+    this.flush();
+    return batchesOfRun(this.db, runId);
   }
 
   /** Save `calibration` as its dataset's HPI_Dataset (`saveCalibration`, hpt.md §2.4). */
