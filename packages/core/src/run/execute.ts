@@ -8,11 +8,13 @@ import { HptError, isHptError, isModelCallError, type Json, type Logger, type Ru
 import { loadHubRows } from '../data/hub.js';
 import { OutageBreaker } from '../exec/breaker.js';
 import { forEachConcurrent } from '../exec/pool.js';
+import { CLAIM_BLOCK } from '../store/claims.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
 import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
+import { CLAIM_POLL_MS, leaveRun, RunShare } from './share.js';
 import { redact } from './secrets.js';
 import type { RunSession } from './session.js';
 import { summarize } from './summary.js';
@@ -25,11 +27,15 @@ import { summarize } from './summary.js';
  *   has recorded), known from the start with `--limit`, else once a counting pass over the data has finished (it runs
  *   beside the evaluation and makes no calls; `countSamples`); undefined until then;
  * - `solved`, `hpiSum`: of the `done` samples; `calls`: model calls of the `done` samples (cached ones included);
- * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA).
+ * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA);
+ * - `workers`: the other live workers of a run several processes execute (run/share.ts), when there are any. `total`
+ *   is then this worker's share: it drops by the samples of blocks the others took and grows by the blocks it takes
+ *   over from a stopped worker, so it is reached when this worker's part is done.
  */
 export interface RunProgress {
   done: number;
   total?: number;
+  workers?: number;
   solved: number;
   hpiSum: number;
   errored: number;
@@ -98,18 +104,32 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig, fingerprint: fingerprint as unknown as Record<string, Json> });
   runId = opened.runId;
   if (opened.resumed) warnChangedFingerprint(store.getRun(runId)?.fingerprint ?? null, fingerprint, runId, hooks.logger);
-  if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
+  if (opened.joined) hooks.logger.info(`joining run ${runId} as one more worker (with ${opened.joined.join(', ')}): samples are shared by blocks of ${CLAIM_BLOCK}; ${opened.skip.size} already recorded`);
+  else if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
   hooks.onRun?.(runId);
-  const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
-  heartbeat.unref();
+  const share = new RunShare(store, runId, owner);
   const engine = createEngine(prepared, (m) => session.client(m));
-  const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
-  const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now() };
-  if (total === undefined && hooks.onProgress) {
+  let baseTotal = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
+  /** samples of this invocation's stream left to other workers, and samples of blocks taken over from stopped ones */
+  let elsewhere = 0;
+  let takenOver = 0;
+  const progress: RunProgress = { done: 0, total: baseTotal, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now(), ...(opened.joined ? { workers: opened.joined.length } : {}) };
+  const refreshTotal = (): void => {
+    if (baseTotal !== undefined) progress.total = Math.max(0, baseTotal - elsewhere + takenOver);
+  };
+  const heartbeat = setInterval(() => {
+    store.heartbeat(runId, owner);
+    const others = share.heartbeat(hooks.logger);
+    if (others.length) progress.workers = others.length;
+    else delete progress.workers;
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  if (baseTotal === undefined && hooks.onProgress) {
     // the size of an unlimited stream is not known up front: count it beside the run (no calls; errors are the run's)
     void countSamples(prepared, config).then(
       (n) => {
-        progress.total = Math.max(0, n - opened.skip.size);
+        baseTotal = Math.max(0, n - opened.skip.size);
+        refreshTotal();
         hooks.onProgress?.(progress);
       },
       () => undefined,
@@ -117,15 +137,23 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   }
   let lastYield = performance.now();
   const breaker = new OutageBreaker(config.concurrency);
+  /** samples the first pass streamed (all of the run's, recorded or not) */
+  let streamed = 0;
   try {
     if (preflight) store.setPreflight(runId, preflight);
     const all = prepend(first.value, stream);
     const samples = filterStream(all, (s) => {
-      if (!opened.recorded.size) return true;
-      checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
-      return !opened.skip.has(s.index);
+      streamed++;
+      if (opened.recorded.size) checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
+      const skipped = opened.skip.has(s.index);
+      const mine = share.admit(s.index, skipped);
+      if (!mine && !skipped) {
+        elsewhere++;
+        refreshTotal();
+      }
+      return mine;
     });
-    await forEachConcurrent(samples, config.concurrency, async (sample) => {
+    const evaluate = async (sample: Sample): Promise<void> => {
       const hash = sampleHash(sample);
       let result: SampleResult;
       try {
@@ -134,6 +162,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         if (!isModelCallError(e)) throw e;
         const message = redact(e.message, hooks.redact);
         store.saveErrored(runId, sample, message, hash);
+        share.finish(sample.index);
         if (breaker.failure(sample.index)) {
           if (!breaker.anySuccess) throw e;
           throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); the endpoint looks down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
@@ -145,6 +174,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         return;
       }
       store.saveSample(runId, result, hash);
+      share.finish(sample.index);
       breaker.success();
       progress.done++;
       progress.hpiSum += result.hpi;
@@ -158,16 +188,50 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         await new Promise((r) => setImmediate(r));
         lastYield = performance.now();
       }
-    });
+    };
+    await forEachConcurrent(samples, config.concurrency, evaluate);
+    share.endPass();
+    // several workers: take over the blocks of stopped workers, and wait until no block of the run is open
+    let waiting = false;
+    for (;;) {
+      const taken = share.takeOver();
+      if (taken.size) {
+        hooks.logger.info(`taking over ${taken.size} block(s) of run ${runId} from a stopped worker`);
+        const again = filterStream(sampleStream(prepared, config), (s) => {
+          const mine = share.admit(s.index, false, taken);
+          if (mine) {
+            takenOver++;
+            refreshTotal();
+          }
+          return mine;
+        });
+        await forEachConcurrent(again, config.concurrency, evaluate);
+        share.endPass();
+        continue;
+      }
+      const open = share.openBlocks();
+      if (!open) break;
+      if (!waiting) hooks.logger.info(`this worker's part of run ${runId} is done; waiting for the other workers' ${open} open block(s) (the run completes when every sample is recorded)`);
+      waiting = true;
+      await new Promise((r) => setTimeout(r, CLAIM_POLL_MS));
+    }
     const agg = store.aggregate(runId);
     if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+    if (share.shared && agg.samples + agg.errored < streamed) {
+      throw new HptError('E_STORE', `run ${runId} has ${agg.samples + agg.errored} of its ${streamed} samples recorded although no worker holds the others; re-run the same command to evaluate them`, { exitCode: 1 });
+    }
     const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
     if (agg.samples === 0) {
       throw new HptError('E_NO_RESULTS', `no sample could be scored: ${incompleteReason(runId, agg.errored, agg.errored, erroredSamples[0]?.error)}`, { exitCode: 1 });
     }
     const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight }, store);
-    if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
-    else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
+    // every worker of a shared run gets here with the same figures; the first marks the run
+    store.exclusive(() => {
+      if (store.getRun(runId)?.status === 'completed') return;
+      if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
+      else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
+    });
+    share.leave('finished');
     return summary;
   } catch (e) {
     // samples that errored only because the endpoint was down from the start are not kept as errored
@@ -179,7 +243,8 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       }
     }
     const message = redact(isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`, hooks.redact);
-    store.failRun(runId, message);
+    // with other live workers the run carries on without this one (its blocks are released); else it failed
+    if (leaveRun(store, runId, owner, message) === 'left') hooks.logger.warn(`this worker stopped (${message}); the other workers of run ${runId} carry on`);
     throw e;
   } finally {
     clearInterval(heartbeat);

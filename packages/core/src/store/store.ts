@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { HptError, type Json, type SampleResult } from '@hpt-bench/sdk';
 import { CallCache } from './cache.js';
+import { claimBlock, claimCounts, type ClaimRow, completeBlock, listWorkers, openClaims, registerWorker, releaseClaims, renewClaims, resetClaims, updateWorker, type WorkerRow } from './claims.js';
 import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
 import { isReadOnlyError, openStoreDatabase } from './db.js';
 import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
@@ -11,6 +12,7 @@ import { decodeMessages, encodeMessages } from './texts.js';
 import { checkGroupCommit, DEFAULT_GROUP_COMMIT, type GroupCommit, GroupWriter, type WriteQueue } from './writer.js';
 
 export { wellFormed } from './rows.js';
+export { blockOf, blockRange, CLAIM_BLOCK, type ClaimRow, LEASE_MS, type WorkerRow } from './claims.js';
 export { DEFAULT_GROUP_COMMIT, type GroupCommit, type WriteQueue } from './writer.js';
 
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
@@ -158,6 +160,81 @@ export class RunStore implements WriteQueue {
     this.flush();
     const now = new Date().toISOString();
     this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ?, owner = ?, heartbeat_at = ? WHERE id = ?").run(now, owner, now, runId);
+  }
+
+  /**
+   * Take block `block` of run `runId` for `worker` (claims.ts `claimBlock`: one atomic upsert, outside the group
+   * commit). @returns whether `worker` holds it now.
+   */
+  claimBlock(runId: string, block: number, worker: string, now = Date.now(), leaseMs?: number): boolean {
+    return claimBlock(this.db, runId, block, worker, now, leaseMs);
+  }
+
+  /** Extend `worker`'s leases in run `runId` (claims.ts `renewClaims`); @returns the blocks it still holds. */
+  renewClaims(runId: string, worker: string, now = Date.now(), leaseMs?: number): number[] {
+    return renewClaims(this.db, runId, worker, now, leaseMs);
+  }
+
+  /**
+   * Mark block `block` done in the next group commit, in the same transaction as the block's last queued sample
+   * writes (claims.ts `completeBlock`).
+   */
+  completeBlock(runId: string, block: number, worker: string): void {
+    this.defer(() => completeBlock(this.db, runId, block, worker));
+  }
+
+  /** Commit the queue, then end `worker`'s open leases in run `runId` so others take its blocks at once. @returns how many. */
+  releaseClaims(runId: string, worker: string): number {
+    this.flush();
+    return releaseClaims(this.db, runId, worker);
+  }
+
+  /** The open (not done) claims of run `runId` (claims.ts `openClaims`), after committing the queue. */
+  openClaims(runId: string): ClaimRow[] {
+    this.sync();
+    return openClaims(this.db, runId);
+  }
+
+  /** Blocks claimed, done and taken over in run `runId` (claims.ts `claimCounts`). */
+  claimCounts(runId: string): { blocks: number; done: number; takenOver: number } {
+    this.sync();
+    return claimCounts(this.db, runId);
+  }
+
+  /** Forget every claim of run `runId` (a new round of a run no live worker executes). */
+  resetClaims(runId: string): void {
+    this.flush();
+    resetClaims(this.db, runId);
+  }
+
+  /** Record `worker` as a worker of run `runId` (claims.ts `registerWorker`). */
+  registerWorker(runId: string, worker: string): void {
+    this.flush();
+    registerWorker(this.db, runId, worker);
+  }
+
+  /** Heartbeat and figures of a worker (claims.ts `updateWorker`); best effort: false when the write failed. */
+  updateWorker(runId: string, worker: string, figures: { samples?: number; claims?: number; state?: string }): boolean {
+    try {
+      updateWorker(this.db, runId, worker, figures);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The workers of run `runId`, or of every run (claims.ts `listWorkers`). */
+  listWorkers(runId?: string): WorkerRow[] {
+    this.sync();
+    return listWorkers(this.db, runId);
+  }
+
+  /** The indices in `[first, last]` that run `runId` has recorded as done (a claimed block's samples to skip). */
+  doneIndices(runId: string, first: number, last: number): Set<number> {
+    this.sync();
+    const out = new Set<number>();
+    for (const r of this.stmt("SELECT idx FROM samples WHERE run_id = ? AND idx >= ? AND idx <= ? AND status = 'done'").all(runId, first, last) as { idx: number }[]) out.add(Number(r.idx));
+    return out;
   }
 
   /** Keep the scorer's environment check with the run (`RunRecord.preflight`). */
