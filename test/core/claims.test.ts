@@ -117,6 +117,24 @@ describe('claims on one SQLite file', () => {
     check.close();
   });
 
+  it('a sample recorded by two workers (a lease lost by a frozen worker) keeps the first record; neither write fails', () => {
+    const path = newPath();
+    const a = new RunStore(path);
+    const b = new RunStore(path);
+    create(a);
+    b.saveSample('r', { ...result(5), hpi: 2, level: 2 });
+    b.flush();
+    a.saveSample('r', result(5));
+    a.saveErrored('r', { id: 's5', index: 5, target: true }, 'HTTP 500');
+    a.saveSample('r', result(6));
+    a.flush();
+    expect(a.failure).toBeUndefined();
+    expect(a.aggregate('r')).toMatchObject({ samples: 2, errored: 0, hpiSum: 3 });
+    expect(a.db.prepare('SELECT COUNT(*) AS c FROM attempts WHERE run_id = ? AND idx = 5').get('r')).toEqual({ c: 1 });
+    a.close();
+    b.close();
+  });
+
   it('workers are listed with their state and figures', () => {
     const s = new RunStore(newPath());
     create(s);

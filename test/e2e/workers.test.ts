@@ -182,7 +182,12 @@ describe('several workers on one run', () => {
     expect(show.stdout).toContain(victimName);
     // the figures of the report (the test's output, read by a person checking the claim traffic)
     const claimsPer1000 = (1000 * st.workers.reduce((n, w) => n + w.claims, 0)) / N;
-    process.stdout.write(`workers e2e: ${N} samples, killed after ${killedAt} ms, done in ${duration} ms; ${st.claims.length} blocks, ${takenFromVictim.size} taken over from the killed worker; blocks claimed by the 3 survivors ${st.workers.filter((w) => w.state === 'finished').reduce((n, w) => n + w.claims, 0)} (${claimsPer1000.toFixed(1)} per 1,000 samples); ${extra.reduce((n, e) => n + e.n, 0)} requests of ${repeatedSamples} samples repeated\n`);
+    // each survivor says what it did: samples, blocks, take-overs, claim statements (won or refused)
+    const said = results.map((r) => /evaluated (\d+) samples in (\d+) claimed blocks \((\d+) taken over from stopped workers; (\d+) claim statements\)/.exec(r.stderr));
+    for (const m of said) expect(m, 'a worker reports its share').not.toBeNull();
+    const statements = said.reduce((n, m) => n + Number(m![4]), 0);
+    expect(said.reduce((n, m) => n + Number(m![3]), 0)).toBe(takenFromVictim.size);
+    process.stdout.write(`workers e2e: ${N} samples, killed after ${killedAt} ms, done in ${duration} ms; ${st.claims.length} blocks, ${takenFromVictim.size} taken over from the killed worker; blocks claimed by the 3 survivors ${st.workers.filter((w) => w.state === 'finished').reduce((n, w) => n + w.claims, 0)} (${claimsPer1000.toFixed(1)} per 1,000 samples), ${statements} claim statements by the survivors; ${extra.reduce((n, e) => n + e.n, 0)} requests of ${repeatedSamples} samples repeated\n`);
   }, 180_000);
 
   it('two same-config runs on one store: the second joins, no call is made twice, both print the same summary', async () => {

@@ -232,6 +232,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
     });
     share.leave('finished');
+    if (share.shared) hooks.logger.info(`this worker of run ${runId} evaluated ${share.finished} samples in ${share.claims} claimed blocks (${share.takenOver} taken over from stopped workers; ${share.claimAttempts} claim statements)`);
     return summary;
   } catch (e) {
     // samples that errored only because the endpoint was down from the start are not kept as errored

@@ -229,9 +229,12 @@ export class RunStore implements WriteQueue {
     return listWorkers(this.db, runId);
   }
 
-  /** The indices in `[first, last]` that run `runId` has recorded as done (a claimed block's samples to skip). */
+  /**
+   * The indices in `[first, last]` that run `runId` has recorded as done and committed (a block just claimed: its
+   * samples to skip). Does not commit this connection's queue first — a worker has queued nothing of a block it did
+   * not hold — so claiming a block does not cut the group commit short.
+   */
   doneIndices(runId: string, first: number, last: number): Set<number> {
-    this.sync();
     const out = new Set<number>();
     for (const r of this.stmt("SELECT idx FROM samples WHERE run_id = ? AND idx >= ? AND idx <= ? AND status = 'done'").all(runId, first, last) as { idx: number }[]) out.add(Number(r.idx));
     return out;
@@ -297,15 +300,16 @@ export class RunStore implements WriteQueue {
 
   /**
    * Record a sample whose model calls failed after every retry: state `errored` with the reason, no
-   * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier row of the same index.
+   * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier errored row of the same index; a
+   * done row (another worker of a shared run recorded the sample meanwhile) is kept.
    */
   saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string, sampleHash?: string): void {
     const target = JSON.stringify(sample.target);
     const meta = sample.meta ? JSON.stringify(sample.meta) : null;
     const error = wellFormed(reason);
     this.defer(() => {
-      this.stmt('DELETE FROM samples WHERE run_id = ? AND idx = ?').run(runId, sample.index);
-      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error, sample_hash) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?, ?)")
+      this.stmt("DELETE FROM samples WHERE run_id = ? AND idx = ? AND status = 'errored'").run(runId, sample.index);
+      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error, sample_hash) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?, ?) ON CONFLICT (run_id, idx) DO NOTHING")
         .run(runId, sample.index, wellFormed(sample.id), target, meta, error, sampleHash ?? null);
     });
   }
@@ -338,10 +342,13 @@ export class RunStore implements WriteQueue {
   private readonly insertSample = (runId: string, r: SampleResult, sampleHash: string | null): void => {
     const records = r.records;
     const solved = records ? records.filter((x) => x.solved).length : r.solved ? 1 : 0;
-    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records, sample_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    // a sample another worker of a shared run recorded meanwhile (it took the block over after this worker's lease
+    // expired) keeps the first record: nothing of this one is written
+    const inserted = this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records, sample_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, idx) DO NOTHING').run(
       runId, r.index, wellFormed(r.sampleId), r.level, r.hpi, solved, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
       r.iteration ?? null, records ? records.length : 1, records ? JSON.stringify(records) : null, sampleHash,
     );
+    if (inserted.changes === 0) return;
     const insA = this.stmt('INSERT INTO attempts (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes, iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = this.stmt(
       'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -369,7 +376,7 @@ export class RunStore implements WriteQueue {
   /**
    * Append one sample's result with its attempts and calls, atomically (a crash leaves all of it or none of it), in the
    * next group commit (`GroupCommit`). An earlier `errored` row of the same index (being retried) is replaced in the
-   * same transaction. `result` must not be mutated afterwards (it is written when the group commits).
+   * same transaction; an earlier done row is kept (the first record of a sample wins). `result` must not be mutated afterwards (it is written when the group commits).
    */
   saveSample(runId: string, result: SampleResult, sampleHash?: string): void {
     this.defer(() => {
