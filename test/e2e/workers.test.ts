@@ -93,7 +93,9 @@ describe('several workers on one run', () => {
     // the reference: one worker
     const refStore = join(dir, 'single.db');
     const before = server.requests.length;
+    const tSingle = Date.now();
     const single = await runCli(args(refStore, '--concurrency', '8'));
+    const singleMs = Date.now() - tSingle;
     expect(single.code, single.stderr).toBe(0);
     const ref = JSON.parse(single.stdout) as { n: number; hpi: number; levelCounts: Record<string, number>; complete: boolean; calls: number };
     expect(ref).toMatchObject({ n: N, complete: true });
@@ -187,7 +189,7 @@ describe('several workers on one run', () => {
     for (const m of said) expect(m, 'a worker reports its share').not.toBeNull();
     const statements = said.reduce((n, m) => n + Number(m![4]), 0);
     expect(said.reduce((n, m) => n + Number(m![3]), 0)).toBe(takenFromVictim.size);
-    process.stdout.write(`workers e2e: ${N} samples, killed after ${killedAt} ms, done in ${duration} ms; ${st.claims.length} blocks, ${takenFromVictim.size} taken over from the killed worker; blocks claimed by the 3 survivors ${st.workers.filter((w) => w.state === 'finished').reduce((n, w) => n + w.claims, 0)} (${claimsPer1000.toFixed(1)} per 1,000 samples), ${statements} claim statements by the survivors; ${extra.reduce((n, e) => n + e.n, 0)} requests of ${repeatedSamples} samples repeated\n`);
+    process.stdout.write(`workers e2e: ${N} samples (one worker, --concurrency 8: ${singleMs} ms); four workers (--concurrency 4 each), the fourth killed after ${killedAt} ms, done in ${duration} ms; ${st.claims.length} blocks, ${takenFromVictim.size} taken over from the killed worker; blocks claimed by the 3 survivors ${st.workers.filter((w) => w.state === 'finished').reduce((n, w) => n + w.claims, 0)} (${claimsPer1000.toFixed(1)} per 1,000 samples), ${statements} claim statements by the survivors; ${extra.reduce((n, e) => n + e.n, 0)} requests of ${repeatedSamples} samples repeated\n`);
   }, 180_000);
 
   it('two same-config runs on one store: the second joins, no call is made twice, both print the same summary', async () => {

@@ -70,9 +70,12 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
  * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: check the
  * scorer's environment (`Scorer.preflight`) and read the first sample (an error there, of the configuration or the
  * data, leaves no run row behind), pick and take the run to write to (`openRun`: resume by configuration and data
- * content, one owner at a time), build the engine with the session's model clients (cache, retries with backoff, AIMD
- * concurrency per endpoint), stream samples (up to `limit`, each `replicates` times) under bounded concurrency through
- * the ladder (or the selector loop), store each finished sample atomically, then compute the summary from the store.
+ * content; a run live processes execute is joined, its samples shared by claimed blocks: run/share.ts), build the
+ * engine with the session's model clients (cache, retries with backoff, AIMD concurrency per endpoint), stream samples
+ * (up to `limit`, each `replicates` times) under bounded concurrency through the ladder (or the selector loop),
+ * evaluating those of the blocks this worker claims, store each finished sample atomically, take over the blocks of
+ * workers that died and wait until no block of the run is open, then compute the summary from the store (every worker
+ * of a shared run returns the same figures; the first to finish marks the run).
  *
  * Outcomes:
  * - every sample scored: the run is `completed` and its summary returned with `complete: true`;
@@ -81,7 +84,8 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
  * - the endpoint looks down (`OutageBreaker`: the first 3 samples, or `max(8, concurrency)` samples in a row after a
  *   success, all errored), no sample could be scored, a store write failed, the data changed under a resumed run, or
  *   any other error: the run is marked `failed` (best effort on a broken store) and the error is thrown — nothing is
- *   reported as a result, and the samples stored are kept for the resume.
+ *   reported as a result, and the samples stored are kept for the resume. A worker of a shared run that other live
+ *   workers carry on leaves the run `running` instead and releases its blocks to them (`leaveRun`).
  */
 export async function executeRun(prepared: PreparedRun, session: RunSession, hooks: RunHooks, runId = newRunId(), plan: RunPlan = {}): Promise<RunSummary> {
   const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;

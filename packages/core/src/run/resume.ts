@@ -1,7 +1,8 @@
 /**
  * Resume planning: which run an invocation writes to and which samples it may skip — by the configuration's identity
  * (`configHash`, with the data's content, not its path), the owner and workers of a running run (a live one is
- * joined as one more worker, a dead one's run taken over), and the check that a resumed run sees the same samples at the same positions.
+ * joined as one more worker, a dead one's run taken over), and the check that a resumed run sees the same samples at
+ * the same positions.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
