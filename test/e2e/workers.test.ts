@@ -201,11 +201,15 @@ describe('several workers on one run', () => {
     const before = server.requests.length;
     const a = startCli(args(store, '--concurrency', '2', '--limit', '200'));
     await waitFor(() => (read(store, (db) => (db.prepare("SELECT COUNT(*) AS c FROM samples WHERE status = 'done'").get() as { c: number }).c) ?? 0) > 0);
-    const b = await runCli(args(store, '--concurrency', '2', '--limit', '200'));
+    const b = await runCli(args(store, '--concurrency', '2', '--limit', '200', '--progress', '--progress-interval', '0.2'));
     const ra = await a.done;
     expect(ra.code, ra.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(b.stderr).toMatch(/joining run \S+ as one more worker/);
+    // the joiner's progress: its own share as the total, reached at the end, and the run shared with the first
+    const lines = b.stderr.split('\n').filter((l) => /^boolq: \d+\/\d+ samples/.test(l));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/^boolq: (\d+)\/\1 samples \(100\.0%\) \(shared with 1 other worker\),/);
     const sa = JSON.parse(ra.stdout) as { runId: string; n: number; hpi: number; complete: boolean };
     const sb = JSON.parse(b.stdout) as typeof sa;
     expect(sb).toMatchObject({ runId: sa.runId, n: 200, complete: true });

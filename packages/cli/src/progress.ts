@@ -39,7 +39,7 @@ export interface ProgressFigures {
   hpi?: number;
   accuracy?: number;
   errored: number;
-  /** the other live workers of a shared run (the total is this worker's share), when there are any */
+  /** the other workers seen executing a shared run with this one (the total is this worker's share), when there are any */
   workers?: number;
 }
 

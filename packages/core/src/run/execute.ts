@@ -28,7 +28,7 @@ import { summarize } from './summary.js';
  *   beside the evaluation and makes no calls; `countSamples`); undefined until then;
  * - `solved`, `hpiSum`: of the `done` samples; `calls`: model calls of the `done` samples (cached ones included);
  * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA);
- * - `workers`: the other live workers of a run several processes execute (run/share.ts), when there are any. `total`
+ * - `workers`: the other workers seen executing the run with this one (run/share.ts), when there are any. `total`
  *   is then this worker's share: it drops by the samples of blocks the others took and grows by the blocks it takes
  *   over from a stopped worker, so it is reached when this worker's part is done.
  */
@@ -121,11 +121,12 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const refreshTotal = (): void => {
     if (baseTotal !== undefined) progress.total = Math.max(0, baseTotal - elsewhere + takenOver);
   };
+  /** the other workers seen executing the run during this invocation */
+  const seen = new Set(opened.joined ?? []);
   const heartbeat = setInterval(() => {
     store.heartbeat(runId, owner);
-    const others = share.heartbeat(hooks.logger);
-    if (others.length) progress.workers = others.length;
-    else delete progress.workers;
+    for (const w of share.heartbeat(hooks.logger)) seen.add(w);
+    if (seen.size) progress.workers = seen.size;
   }, HEARTBEAT_MS);
   heartbeat.unref();
   if (baseTotal === undefined && hooks.onProgress) {
