@@ -194,6 +194,32 @@ describe('RunShare (one worker of a shared run)', () => {
     s2.close();
   });
 
+  it('a worker that missed its lease is told once, and does not mark the block it lost as done', () => {
+    const path = newPath();
+    const s1 = new RunStore(path);
+    const s2 = new RunStore(path);
+    create(s1);
+    const a = new RunShare(s1, 'r', 'A', 4);
+    expect(a.admit(0, false)).toBe(true);
+    expect(a.admit(1, false)).toBe(true);
+    // B takes the block after A's lease ran out (A was frozen)
+    expect(s2.claimBlock('r', 0, 'B', Date.now() + 31_000)).toBe(true);
+    const warnings: string[] = [];
+    const logger = { debug: () => undefined, info: () => undefined, warn: (m: string) => void warnings.push(m) };
+    a.heartbeat(logger);
+    a.heartbeat(logger);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/block 0 of run r was taken over by another worker/);
+    for (const i of [0, 1]) {
+      s1.saveSample('r', result(i));
+      a.finish(i);
+    }
+    a.endPass();
+    expect(s2.openClaims('r')).toEqual([expect.objectContaining({ block: 0, worker: 'B', done: false, takenFrom: 'A' })]);
+    s1.close();
+    s2.close();
+  });
+
   it('takes over at once the blocks of a worker whose process died on this host, and leaves a live one alone', async () => {
     const path = newPath();
     const s = new RunStore(path);

@@ -122,8 +122,11 @@ export class RunShare {
   heartbeat(logger?: Logger): string[] {
     try {
       const still = new Set(this.store.renewClaims(this.runId, this.worker));
-      for (const b of this.held.keys()) {
-        if (!still.has(b)) logger?.warn(`block ${b} of run ${this.runId} was taken over by another worker (this process missed its lease); its samples may be evaluated twice`);
+      for (const b of [...this.held.keys()]) {
+        if (still.has(b)) continue;
+        // said once: the block is no longer this worker's (a sample both record keeps the first record)
+        this.held.delete(b);
+        logger?.warn(`block ${b} of run ${this.runId} was taken over by another worker (this process missed its lease); its samples in flight may be evaluated twice`);
       }
       this.store.updateWorker(this.runId, this.worker, { samples: this.finished, claims: this.claims });
       const others = liveWorkers(this.store, this.runId, this.worker);
