@@ -227,4 +227,48 @@ describe('several workers on one run', () => {
     expect(st.workers.reduce((n, w) => n + w.samples, 0)).toBe(200);
     expect(st.workers[1]!.samples).toBeGreaterThan(0);
   }, 120_000);
+
+  it('SIGTERM on one worker: it leaves its blocks to the other (exit 143, the run stays running), which completes the run; only its in-flight samples are requested again', async () => {
+    delayMs = 30;
+    const refBefore = server.requests.length;
+    expect((await runCli(args(join(dir, 'term-single.db'), '--concurrency', '2', '--limit', '160'))).code).toBe(0);
+    const refCounts = countByKey(server.requests.slice(refBefore));
+    const store = join(dir, 'term.db');
+    const before = server.requests.length;
+    const a = startCli(args(store, '--concurrency', '2', '--limit', '160'));
+    await waitFor(() => (read(store, (db) => (db.prepare('SELECT COUNT(*) AS c FROM samples').get() as { c: number }).c) ?? 0) > 0);
+    const b = startCli(args(store, '--concurrency', '2', '--limit', '160'));
+    const bName = `${hostname()}:${b.pid}`;
+    await waitFor(() => (read(store, (db) => (db.prepare('SELECT COUNT(*) AS c FROM run_claims WHERE worker = ? AND done = 0').get(bName) as { c: number }).c) ?? 0) > 0);
+    b.kill('SIGTERM');
+    const rb = await b.done;
+    expect(rb.code).toBe(143);
+    expect(JSON.parse(rb.stdout)).toEqual({ error: { code: 'E_INTERRUPTED', message: expect.stringMatching(/^interrupted by SIGTERM; this worker left run \S+ in .* to its other workers, which carry on$/) } });
+    expect(read(store, (db) => db.prepare('SELECT status FROM runs').get())).toEqual({ status: 'running' });
+    const ra = await a.done;
+    expect(ra.code, ra.stderr).toBe(0);
+    expect(JSON.parse(ra.stdout)).toMatchObject({ n: 160, complete: true });
+    const st = read(store, (db) => ({
+      runs: db.prepare('SELECT status FROM runs').all(),
+      rows: db.prepare('SELECT COUNT(*) AS c, COUNT(DISTINCT idx) AS d FROM samples').get(),
+      fromB: (db.prepare('SELECT block FROM run_claims WHERE taken_from = ?').all(bName) as { block: number }[]).map((r) => r.block),
+      workers: db.prepare('SELECT worker, state FROM run_workers ORDER BY started_at').all() as { worker: string; state: string }[],
+    }))!;
+    expect(st.runs).toEqual([{ status: 'completed' }]);
+    expect(st.rows).toEqual({ c: 160, d: 160 });
+    expect(st.workers.map((w) => w.state)).toEqual(['finished', 'left']);
+    expect(st.fromB.length).toBeGreaterThan(0);
+    // requests: the single worker's, plus at most the samples B had in flight (--concurrency 2) once more
+    const counts = countByKey(server.requests.slice(before));
+    const repeated = new Set<number>();
+    for (const [key, n] of counts) {
+      const want = refCounts.get(key) ?? 0;
+      expect(want).toBeGreaterThan(0);
+      expect(n - want).toBeLessThanOrEqual(want);
+      if (n > want) repeated.add(indexOf(JSON.parse(key) as ReceivedRequest['messages']));
+    }
+    for (const [key, want] of refCounts) expect(counts.get(key) ?? 0).toBeGreaterThanOrEqual(want);
+    expect(repeated.size).toBeLessThanOrEqual(2);
+    for (const i of repeated) expect(st.fromB).toContain(Math.floor(i / 32));
+  }, 120_000);
 });

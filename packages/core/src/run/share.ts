@@ -193,16 +193,13 @@ export function leaveRun(store: RunStore, runId: string, worker: string, reason:
   } catch {
     // unreadable: mark the run failed below
   }
-  if (others.length) {
-    new RunShare(store, runId, worker).leave('left');
-    return 'left';
-  }
+  const state = others.length ? 'left' : 'failed';
   try {
     store.releaseClaims(runId, worker);
-    store.updateWorker(runId, worker, { state: 'failed' });
+    store.updateWorker(runId, worker, { state });
   } catch {
-    // best effort
+    // a broken store: the leases expire on their own
   }
-  store.failRun(runId, reason);
-  return 'failed';
+  if (state === 'failed') store.failRun(runId, reason);
+  return state;
 }
