@@ -250,6 +250,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
     }
     const message = redact(isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`, hooks.redact);
     // with other live workers the run carries on without this one (its blocks are released); else it failed
+    store.updateWorker(runId, owner, { samples: share.finished, claims: share.claims });
     if (leaveRun(store, runId, owner, message) === 'left') hooks.logger.warn(`this worker stopped (${message}); the other workers of run ${runId} carry on`);
     throw e;
   } finally {
