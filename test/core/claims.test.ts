@@ -238,6 +238,14 @@ describe('RunShare (one worker of a shared run)', () => {
       // the other host's lease runs out: taken over too
       expect(me.takeOver(Date.now() + 31_000)).toEqual(new Set([1]));
       expect(me.takenOver).toBe(2);
+      expect(me.claims).toBe(2);
+      // the take-over pass evaluates the blocks' samples without claiming again; they are done at its end
+      const statements = me.claimAttempts;
+      expect([0, 1, 2, 31, 32, 33, 64].filter((i) => me.admit(i, false, new Set([0, 1])))).toEqual([0, 1, 2, 31, 32, 33]);
+      expect(me.claimAttempts).toBe(statements);
+      for (const i of [0, 1, 2, 31, 32, 33]) me.finish(i);
+      me.endPass();
+      expect(me.openBlocks()).toBe(0);
     } finally {
       child.kill('SIGKILL');
       s.close();

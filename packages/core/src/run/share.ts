@@ -158,6 +158,8 @@ export class RunShare {
         this.claims++;
         this.takenOver++;
         taken.add(c.block);
+        const [first, last] = blockRange(c.block, this.blockSize);
+        this.held.set(c.block, { pending: 0, closed: false, recorded: this.store.doneIndices(this.runId, first, last) });
       }
     }
     if (open.length) this.shared = true;
