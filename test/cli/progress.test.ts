@@ -13,6 +13,13 @@ describe('progress figures', () => {
     expect(progressLine('boolq', f)).toBe('boolq: 100/400 samples (25.0%), 2.0 samples/s, 5.0 calls/s, elapsed 0:50, ETA 2:30, HPI 2.000, acc 80.0%, errored 10');
   });
 
+  it('a worker of a shared run: its share as the total, and how many other workers share the run', () => {
+    const f = progressFigures({ ...state, workers: 2 }, 50_000);
+    expect(f.workers).toBe(2);
+    expect(progressLine('boolq', f)).toBe('boolq: 100/400 samples (25.0%) (shared with 2 other workers), 2.0 samples/s, 5.0 calls/s, elapsed 0:50, ETA 2:30, HPI 2.000, acc 80.0%, errored 10');
+    expect(progressLine('boolq', progressFigures({ ...state, workers: 1 }, 50_000))).toContain('(shared with 1 other worker),');
+  });
+
   it('an unknown total and no sample yet', () => {
     const f = progressFigures({ ...state, done: 0, errored: 0, total: undefined, calls: 0 }, 0);
     expect(f).toEqual({ done: 0, elapsedS: 0, samplesPerS: 0, callsPerS: 0, errored: 0 });

@@ -84,30 +84,33 @@ describe('openRun (resume, --new, --retry-errors, --resume, one owner at a time)
     store.close();
   });
 
-  it('refuses a run another live process executes (naming it), and takes over one whose owner died or went silent', async () => {
+  it('joins a run another live process executes (naming it) as one more worker, and takes over one whose owner died or went silent', async () => {
     const store = newStore();
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 20000)'], { stdio: 'ignore' });
     try {
       const live = `${hostname()}:${other.pid}`;
       open(store, base, {}, 'busy', live);
-      let error: unknown;
-      try {
-        open(store, base, {}, 'second');
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toMatchObject({ code: 'E_BUSY', exitCode: 1 });
-      expect((error as Error).message).toContain(`process ${live}`);
-      expect(() => open(store, base, { resume: 'busy' }, 'x')).toThrow(/being executed by process/);
+      expect(store.claimBlock('busy', 0, live)).toBe(true);
+      // a second process joins: same run, the live one named, its claims kept
+      expect(open(store, base, {}, 'second')).toMatchObject({ runId: 'busy', resumed: true, joined: [live] });
+      expect(store.openClaims('busy')).toEqual([expect.objectContaining({ block: 0, worker: live })]);
+      expect(open(store, base, { resume: 'busy' }, 'x')).toMatchObject({ runId: 'busy', joined: [live] });
+      expect(store.listWorkers('busy').map((w) => w.worker).sort()).toEqual([live, me].sort());
       // --new is a separate run, and is allowed
       expect(open(store, base, { fresh: true }, 'separate').runId).toBe('separate');
       store.finishRun('separate', {});
       expect(store.getRun('busy')).toMatchObject({ status: 'running', owner: live });
+      // this process leaves: the run is the live owner's alone again
+      store.updateWorker('busy', me, { state: 'left' });
       // the owner dies (SIGKILL: it could not release the run): the run is taken over at once
       other.kill('SIGKILL');
       await once(other, 'exit');
-      expect(open(store, base, {}, 'third')).toMatchObject({ runId: 'busy', resumed: true });
+      const third = open(store, base, {}, 'third');
+      expect(third).toMatchObject({ runId: 'busy', resumed: true });
+      expect(third.joined).toBeUndefined();
       expect(store.getRun('busy')).toMatchObject({ owner: me });
+      // no live worker: a new round, whose claims start empty
+      expect(store.openClaims('busy')).toEqual([]);
     } finally {
       other.kill('SIGKILL');
     }

@@ -203,7 +203,7 @@ describe('an endpoint that dies', () => {
 });
 
 describe('two processes, one configuration', () => {
-  it('the second refuses with one line naming the running process; the first finishes alone, each sample evaluated once', async () => {
+  it('the second joins the run as one more worker; both finish with the same summary, each sample evaluated once', async () => {
     const store = join(dir, 'twice.db');
     // replies slow enough that the first run (60 samples, 2 at a time: over 3 s) outlasts the second's start-up under load
     inject = (req) => ({ ...(right(req) as { text: string }), delayMs: 100 });
@@ -211,16 +211,20 @@ describe('two processes, one configuration', () => {
     const a = startCli(args(store, '--concurrency', '2'));
     await waitFor(() => storedDone(store) > 0);
     const b = await runCli(args(store, '--concurrency', '2'));
-    expect(b.code).toBe(1);
-    expect(reportedError(b)).toMatch(new RegExp(`^Error: run \\S+ \\(same configuration\\) is being executed by process \\S+:${a.pid} `));
-    expect(reportedError(b).trim().split('\n')).toHaveLength(1);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stderr).toMatch(new RegExp(`joining run \\S+ as one more worker \\(with \\S+:${a.pid}\\)`));
     const ra = await a.done;
     expect(ra.code, ra.stderr).toBe(0);
     expect(JSON.parse(ra.stdout)).toMatchObject({ n: N, complete: true });
+    // the same figures; the joiner says it continued a run (`resumed`)
+    const { resumed, ...joined } = JSON.parse(b.stdout) as Record<string, unknown>;
+    expect(resumed).toBe(true);
+    expect(joined).toEqual(JSON.parse(ra.stdout));
     expect(server.requests.length - before).toBe(N);
     const st = storeState(store);
     expect(st.runs).toEqual([expect.objectContaining({ status: 'completed' })]);
     expect(st.rows).toBe(N);
+    expect(st.distinct).toBe(N);
     inject = () => undefined;
   });
 });

@@ -39,6 +39,8 @@ export interface ProgressFigures {
   hpi?: number;
   accuracy?: number;
   errored: number;
+  /** the other workers seen executing a shared run with this one (the total is this worker's share), when there are any */
+  workers?: number;
 }
 
 /** The figures of `p` at time `now` (`performance.now()` milliseconds). */
@@ -56,16 +58,23 @@ export function progressFigures(p: RunProgress, now: number): ProgressFigures {
     ...(remaining !== undefined && samplesPerS > 0 ? { etaS: remaining / samplesPerS } : remaining === 0 ? { etaS: 0 } : {}),
     ...(p.done > 0 ? { hpi: p.hpiSum / p.done, accuracy: p.solved / p.done } : {}),
     errored: p.errored,
+    ...(p.workers ? { workers: p.workers } : {}),
   };
+}
+
+/** ` (shared with N other workers)` for a shared run's total, else nothing. */
+function sharedNote(f: ProgressFigures): string {
+  return f.workers ? ` (shared with ${f.workers} other worker${f.workers === 1 ? '' : 's'})` : '';
 }
 
 /**
  * One progress line: `120/1134 samples (10.6%), 3.2 samples/s, 8.1 calls/s, elapsed 0:37, ETA 5:14, HPI 1.830,
- * acc 92.5%, errored 0` (`?` for a total not counted yet, `-` for what is not known).
+ * acc 92.5%, errored 0` (`?` for a total not counted yet, `-` for what is not known; a shared run's
+ * count adds ` (shared with N other workers)`: the total is this worker's share).
  */
 export function progressLine(label: string, f: ProgressFigures): string {
   const finished = f.done + f.errored;
-  const of = f.total === undefined ? `${finished}/? samples` : `${finished}/${f.total} samples (${f.total ? ((100 * finished) / f.total).toFixed(1) : '100.0'}%)`;
+  const of = (f.total === undefined ? `${finished}/? samples` : `${finished}/${f.total} samples (${f.total ? ((100 * finished) / f.total).toFixed(1) : '100.0'}%)`) + sharedNote(f);
   return [
     `${label}: ${of}`,
     `${f.samplesPerS.toFixed(1)} samples/s`,
@@ -138,7 +147,7 @@ export class ProgressReporter {
     const f = progressFigures(p, performance.now());
     const finished = f.done + f.errored;
     return {
-      progress: `${finished}/${f.total ?? '?'} samples`,
+      progress: `${finished}/${f.total ?? '?'} samples${sharedNote(f)}`,
       rates: `${f.samplesPerS.toFixed(1)} samples/s, ${f.callsPerS.toFixed(1)} calls/s`,
       times: `elapsed ${clock(f.elapsedS)}, ETA ${f.etaS === undefined ? '-' : clock(f.etaS)}`,
       hpi: f.hpi === undefined ? '-' : f.hpi.toFixed(2),

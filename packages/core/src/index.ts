@@ -40,6 +40,7 @@ export * from './run/fingerprint.js';
 export * from './run/resolve.js';
 export * from './run/session.js';
 export * from './run/resume.js';
+export * from './run/share.js';
 export * from './run/execute.js';
 export * from './run/plan.js';
 export * from './run/summary.js';

@@ -2,7 +2,7 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord } from '@hpt-bench/core';
+import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord } from '@hpt-bench/core';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
@@ -157,11 +157,15 @@ export default class Run extends HptCommand {
     // complete, and the same command continues it
     const onSignal = (signal: NodeJS.Signals) => {
       progress.stop(false);
+      let left = false;
       try {
-        session.store.failRun(runId, `interrupted (${signal})`);
+        // a worker of a run other processes execute too leaves it to them; a lone one marks it failed
+        left = leaveRun(session.store, runId, currentOwner(), `interrupted (${signal})`) === 'left';
         session.close();
       } finally {
-        const message = `interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)`;
+        const message = left
+          ? `interrupted by ${signal}; this worker left run ${runId} in ${flags.store} to its other workers, which carry on`
+          : `interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)`;
         if (flags.json) this.printJson({ error: { code: 'E_INTERRUPTED', message } });
         else process.stderr.write(`Error: ${message}\n`);
         process.exit(signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted);

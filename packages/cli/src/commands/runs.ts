@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
-import { RunStore, type Json } from '@hpt-bench/core';
+import { ownerAlive, RunStore, type Json, type WorkerRow } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../base.js';
 
 /** One run as `hpt-bench runs --json` lists it. */
@@ -19,12 +19,34 @@ export interface RunListing {
   /** the summary's HPI, for completed runs */
   hpi: number | null;
   error: string | null;
+  /**
+   * the processes that executed the run (`<host>:<pid>`, oldest first): `state` running, finished, left (stopped
+   * early, its blocks left to the others), failed, or gone (killed, or silent too long); `samples` it finished; `claims` blocks of samples it took;
+   * `heartbeatAt` its last sign of life. Empty for runs recorded before workers were.
+   */
+  workers: { worker: string; state: string; samples: number; claims: number; heartbeatAt: string }[];
+}
+
+/**
+ * A worker row as `runs` and `runs show` list it: a worker recorded as running whose process is gone (killed: it could
+ * not say so) or silent for longer than `STALE_MS` is listed as `gone`.
+ */
+export function workerListing(w: WorkerRow): RunListing['workers'][number] {
+  const state = w.state === 'running' && !ownerAlive({ owner: w.worker, heartbeatAt: w.heartbeatAt }) ? 'gone' : w.state;
+  return { worker: w.worker, state, samples: w.samples, claims: w.claims, heartbeatAt: w.heartbeatAt };
+}
+
+/** The workers column of `runs`: `3 (2 running)` for a run executed by three processes, two of them running. */
+export function workersCell(workers: RunListing['workers']): string {
+  if (!workers.length) return '-';
+  const running = workers.filter((w) => w.state === 'running').length;
+  return running ? `${workers.length} (${running} running)` : String(workers.length);
 }
 
 /** `hpt-bench runs`: the runs of a store and their state. */
 export default class Runs extends HptCommand {
   static override summary = 'List the runs in the store: state, dataset, model, samples done and errored, HPI.';
-  static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues the newest unfinished one; \`--resume <id>\` continues a given one.`;
+  static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues the newest unfinished one (or joins it as one more worker while other processes execute it); \`--resume <id>\` continues a given one. The workers column counts the processes that executed a run (and how many of them run now); \`--json\` lists them.`;
   static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs --store results.db --json'];
   static override flags = {
     store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
@@ -37,10 +59,16 @@ export default class Runs extends HptCommand {
       const store = new RunStore(flags.store, { readonly: true });
       try {
         const counts = store.sampleCounts();
+        const workers = new Map<string, RunListing['workers']>();
+        for (const w of store.listWorkers()) {
+          const list = workers.get(w.runId) ?? [];
+          list.push(workerListing(w));
+          workers.set(w.runId, list);
+        }
         for (const r of store.listRuns()) {
           const c = counts.get(r.id) ?? { done: 0, errored: 0 };
           const hpi = r.summary && typeof (r.summary as Record<string, Json>).hpi === 'number' ? ((r.summary as Record<string, Json>).hpi as number) : null;
-          listing.push({ runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, done: c.done, errored: c.errored, hpi, error: r.error });
+          listing.push({ runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, done: c.done, errored: c.errored, hpi, error: r.error, workers: workers.get(r.id) ?? [] });
         }
       } finally {
         store.close();
@@ -54,8 +82,8 @@ export default class Runs extends HptCommand {
       this.log(`no runs in ${flags.store}`);
       return;
     }
-    const t = new TerminalTable({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'updated'] });
-    for (const r of listing) t.push([r.runId, r.status, r.dataset, r.model, String(r.done), String(r.errored), r.hpi === null ? '-' : r.hpi.toFixed(3), r.updatedAt]);
+    const t = new TerminalTable({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'workers', 'updated'] });
+    for (const r of listing) t.push([r.runId, r.status, r.dataset, r.model, String(r.done), String(r.errored), r.hpi === null ? '-' : r.hpi.toFixed(3), workersCell(r.workers), r.updatedAt]);
     this.log(t.toString());
   }
 }

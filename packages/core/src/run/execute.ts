@@ -9,12 +9,14 @@ import { loadHubRows } from '../data/hub.js';
 import { OutageBreaker } from '../exec/breaker.js';
 import { EndpointSpread } from '../exec/endpoints.js';
 import { forEachConcurrent } from '../exec/pool.js';
+import { CLAIM_BLOCK } from '../store/claims.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
 import { checkBatchable } from './batch.js';
 import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
+import { CLAIM_POLL_MS, leaveRun, RunShare } from './share.js';
 import { credentialFreeUrl, redact } from './secrets.js';
 import type { RunSession } from './session.js';
 import { summarize } from './summary.js';
@@ -27,11 +29,15 @@ import { summarize } from './summary.js';
  *   has recorded), known from the start with `--limit`, else once a counting pass over the data has finished (it runs
  *   beside the evaluation and makes no calls; `countSamples`); undefined until then;
  * - `solved`, `hpiSum`: of the `done` samples; `calls`: model calls of the `done` samples (cached ones included);
- * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA).
+ * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA);
+ * - `workers`: the other workers seen executing the run with this one (run/share.ts), when there are any. `total`
+ *   is then this worker's share: it drops by the samples of blocks the others took and grows by the blocks it takes
+ *   over from a stopped worker, so it is reached when this worker's part is done.
  */
 export interface RunProgress {
   done: number;
   total?: number;
+  workers?: number;
   solved: number;
   hpiSum: number;
   errored: number;
@@ -72,9 +78,12 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
  * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: check the
  * scorer's environment (`Scorer.preflight`) and read the first sample (an error there, of the configuration or the
  * data, leaves no run row behind), pick and take the run to write to (`openRun`: resume by configuration and data
- * content, one owner at a time), build the engine with the session's model clients (cache, retries with backoff, AIMD
- * concurrency per endpoint), stream samples (up to `limit`, each `replicates` times) under bounded concurrency through
- * the ladder (or the selector loop), store each finished sample atomically, then compute the summary from the store.
+ * content; a run live processes execute is joined, its samples shared by claimed blocks: run/share.ts), build the
+ * engine with the session's model clients (cache, retries with backoff, AIMD concurrency per endpoint), stream samples
+ * (up to `limit`, each `replicates` times) under bounded concurrency through the ladder (or the selector loop),
+ * evaluating those of the blocks this worker claims, store each finished sample atomically, take over the blocks of
+ * workers that died and wait until no block of the run is open, then compute the summary from the store (every worker
+ * of a shared run returns the same figures; the first to finish marks the run).
  *
  * Outcomes:
  * - every sample scored: the run is `completed` and its summary returned with `complete: true`;
@@ -83,7 +92,8 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
  * - the endpoint looks down (`OutageBreaker`: the first 3 samples, or `max(8, concurrency)` samples in a row after a
  *   success, all errored), no sample could be scored, a store write failed, the data changed under a resumed run, or
  *   any other error: the run is marked `failed` (best effort on a broken store) and the error is thrown — nothing is
- *   reported as a result, and the samples stored are kept for the resume.
+ *   reported as a result, and the samples stored are kept for the resume. A worker of a shared run that other live
+ *   workers carry on leaves the run `running` instead and releases its blocks to them (`leaveRun`).
  */
 export async function executeRun(prepared: PreparedRun, session: RunSession, hooks: RunHooks, runId = newRunId(), plan: RunPlan = {}): Promise<RunSummary> {
   const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;
@@ -107,23 +117,38 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig, fingerprint: fingerprint as unknown as Record<string, Json> });
   runId = opened.runId;
   if (opened.resumed) warnChangedFingerprint(store.getRun(runId)?.fingerprint ?? null, fingerprint, runId, hooks.logger);
-  if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
+  if (opened.joined) hooks.logger.info(`joining run ${runId} as one more worker (with ${opened.joined.join(', ')}): samples are shared by blocks of ${CLAIM_BLOCK}; ${opened.skip.size} already recorded`);
+  else if (opened.resumed) hooks.logger.info(`resuming run ${runId}: ${opened.skip.size} samples already recorded${opened.recorded.size > opened.skip.size ? `, redoing ${opened.recorded.size - opened.skip.size} errored` : ''}`);
   hooks.onRun?.(runId);
   // --batch: every sample of a window in flight at once, so each round holds one step of all of them
   const batcher = session.batcher;
   if (batcher) batcher.runId = runId;
-  const heartbeat = setInterval(() => store.heartbeat(runId, owner), HEARTBEAT_MS);
-  heartbeat.unref();
+  const share = new RunShare(store, runId, owner);
   const engine = createEngine(prepared, (m) => session.client(m));
-  const total = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
+  let baseTotal = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
   // (no more lanes than samples to evaluate, when that is known)
-  const lanes = batcher ? Math.max(config.concurrency, Math.min(BATCH_WINDOW, total ?? BATCH_WINDOW)) : config.concurrency;
-  const progress: RunProgress = { done: 0, total, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now() };
-  if (total === undefined && hooks.onProgress) {
+  const lanes = batcher ? Math.max(config.concurrency, Math.min(BATCH_WINDOW, baseTotal ?? BATCH_WINDOW)) : config.concurrency;
+  /** samples of this invocation's stream left to other workers, and samples of blocks taken over from stopped ones */
+  let elsewhere = 0;
+  let takenOver = 0;
+  const progress: RunProgress = { done: 0, total: baseTotal, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now(), ...(opened.joined ? { workers: opened.joined.length } : {}) };
+  const refreshTotal = (): void => {
+    if (baseTotal !== undefined) progress.total = Math.max(0, baseTotal - elsewhere + takenOver);
+  };
+  /** the other workers seen executing the run during this invocation */
+  const seen = new Set(opened.joined ?? []);
+  const heartbeat = setInterval(() => {
+    store.heartbeat(runId, owner);
+    for (const w of share.heartbeat(hooks.logger)) seen.add(w);
+    if (seen.size) progress.workers = seen.size;
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  if (baseTotal === undefined && hooks.onProgress) {
     // the size of an unlimited stream is not known up front: count it beside the run (no calls; errors are the run's)
     void countSamples(prepared, config).then(
       (n) => {
-        progress.total = Math.max(0, n - opened.skip.size);
+        baseTotal = Math.max(0, n - opened.skip.size);
+        refreshTotal();
         hooks.onProgress?.(progress);
       },
       () => undefined,
@@ -131,15 +156,23 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   }
   let lastYield = performance.now();
   const breaker = new OutageBreaker(lanes);
+  /** samples the first pass streamed (all of the run's, recorded or not) */
+  let streamed = 0;
   try {
     if (preflight) store.setPreflight(runId, preflight);
     const all = prepend(first.value, stream);
     const samples = filterStream(all, (s) => {
-      if (!opened.recorded.size) return true;
-      checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
-      return !opened.skip.has(s.index);
+      streamed++;
+      if (opened.recorded.size) checkResumedSample(runId, s, sampleHash(s), opened.recorded.get(s.index));
+      const skipped = opened.skip.has(s.index);
+      const mine = share.admit(s.index, skipped);
+      if (!mine && !skipped) {
+        elsewhere++;
+        refreshTotal();
+      }
+      return mine;
     });
-    await forEachConcurrent(samples, lanes, async (sample) => {
+    const evaluate = async (sample: Sample): Promise<void> => {
       const hash = sampleHash(sample);
       let result: SampleResult;
       try {
@@ -148,6 +181,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         if (!isModelCallError(e)) throw e;
         const message = redact(e.message, hooks.redact);
         store.saveErrored(runId, sample, message, hash);
+        share.finish(sample.index);
         if (breaker.failure(sample.index)) {
           if (!breaker.anySuccess) throw e;
           throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); ${prepared.model instanceof EndpointSpread ? 'all endpoints look' : 'the endpoint looks'} down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
@@ -159,6 +193,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         return;
       }
       store.saveSample(runId, result, hash);
+      share.finish(sample.index);
       breaker.success();
       progress.done++;
       progress.hpiSum += result.hpi;
@@ -172,17 +207,53 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         await new Promise((r) => setImmediate(r));
         lastYield = performance.now();
       }
-    }, batcher ? { started: () => batcher.laneStarted(), ended: () => batcher.laneEnded() } : undefined);
+    };
+    const laneHooks = batcher ? { started: () => batcher.laneStarted(), ended: () => batcher.laneEnded() } : undefined;
+    await forEachConcurrent(samples, lanes, evaluate, laneHooks);
+    share.endPass();
+    // several workers: take over the blocks of stopped workers, and wait until no block of the run is open
+    let waiting = false;
+    for (;;) {
+      const taken = share.takeOver();
+      if (taken.size) {
+        hooks.logger.info(`taking over ${taken.size} block(s) of run ${runId} from a stopped worker`);
+        const again = filterStream(sampleStream(prepared, config), (s) => {
+          const mine = share.admit(s.index, false, taken);
+          if (mine) {
+            takenOver++;
+            refreshTotal();
+          }
+          return mine;
+        });
+        await forEachConcurrent(again, lanes, evaluate, laneHooks);
+        share.endPass();
+        continue;
+      }
+      const open = share.openBlocks();
+      if (!open) break;
+      if (!waiting) hooks.logger.info(`this worker's part of run ${runId} is done; waiting for the other workers' ${open} open block(s) (the run completes when every sample is recorded)`);
+      waiting = true;
+      await new Promise((r) => setTimeout(r, CLAIM_POLL_MS));
+    }
     const agg = store.aggregate(runId);
     if (agg.samples === 0 && agg.errored === 0) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+    if (share.shared && agg.samples + agg.errored < streamed) {
+      throw new HptError('E_STORE', `run ${runId} has ${agg.samples + agg.errored} of its ${streamed} samples recorded although no worker holds the others; re-run the same command to evaluate them`, { exitCode: 1 });
+    }
     const erroredSamples = agg.errored ? store.erroredSamples(runId).slice(0, 20).map((e) => ({ sampleId: e.sampleId, error: e.error })) : [];
     if (agg.samples === 0) {
       throw new HptError('E_NO_RESULTS', `no sample could be scored: ${incompleteReason(runId, agg.errored, agg.errored, erroredSamples[0]?.error)}`, { exitCode: 1 });
     }
     const summary = summarize(prepared, config, runId, agg, erroredSamples, { skipped, resumed: opened.resumed, preflight, ...(batcher ? { batch: batcher.stats } : {}) }, store);
     if (prepared.model instanceof EndpointSpread) summary.endpoints = endpointSummary(prepared.model);
-    if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
-    else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
+    // every worker of a shared run gets here with the same figures; the first marks the run
+    store.exclusive(() => {
+      if (store.getRun(runId)?.status === 'completed') return;
+      if (summary.complete) store.finishRun(runId, summary as unknown as Record<string, Json>);
+      else store.failRun(runId, incompleteReason(runId, agg.errored, agg.samples + agg.errored, erroredSamples[0]?.error));
+    });
+    share.leave('finished');
+    if (share.shared) hooks.logger.info(`this worker of run ${runId} evaluated ${share.finished} samples in ${share.claims} claimed blocks (${share.takenOver} taken over from stopped workers; ${share.claimAttempts} claim statements)`);
     return summary;
   } catch (e) {
     // samples that errored only because the endpoint was down from the start are not kept as errored
@@ -194,7 +265,9 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       }
     }
     const message = redact(isHptError(e) ? e.message : `${(e as Error).name ?? 'Error'}: ${(e as Error).message ?? String(e)}`, hooks.redact);
-    store.failRun(runId, message);
+    // with other live workers the run carries on without this one (its blocks are released); else it failed
+    store.updateWorker(runId, owner, { samples: share.finished, claims: share.claims });
+    if (leaveRun(store, runId, owner, message) === 'left') hooks.logger.warn(`this worker stopped (${message}); the other workers of run ${runId} carry on`);
     throw e;
   } finally {
     clearInterval(heartbeat);

@@ -1,7 +1,8 @@
 /**
  * Resume planning: which run an invocation writes to and which samples it may skip — by the configuration's identity
- * (`configHash`, with the data's content, not its path), the owner of a running run (one owner at a time, across
- * processes), and the check that a resumed run sees the same samples at the same positions.
+ * (`configHash`, with the data's content, not its path), the owner and workers of a running run (a live one is
+ * joined as one more worker, a dead one's run taken over), and the check that a resumed run sees the same samples at
+ * the same positions.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -36,17 +37,33 @@ export const STALE_MS = 30_000;
 export function ownerAlive(run: Pick<RunRecord, 'owner' | 'heartbeatAt'>, now = Date.now()): boolean {
   if (!run.owner || !run.heartbeatAt) return false;
   if (now - Date.parse(run.heartbeatAt) > STALE_MS) return false;
-  const colon = run.owner.lastIndexOf(':');
-  const host = run.owner.slice(0, colon);
-  const pid = Number(run.owner.slice(colon + 1));
-  if (host !== hostname() || !Number.isInteger(pid)) return true;
-  if (pid === process.pid) return true;
+  return !processGone(run.owner);
+}
+
+/**
+ * Whether the process named by `owner` (`<hostname>:<pid>`) is known to be gone: it ran on this host and no process
+ * with its pid exists. An owner on another host is never known gone here (its heartbeat or lease tells).
+ */
+export function processGone(owner: string): boolean {
+  const colon = owner.lastIndexOf(':');
+  const host = owner.slice(0, colon);
+  const pid = Number(owner.slice(colon + 1));
+  if (host !== hostname() || !Number.isInteger(pid)) return false;
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
+    return false;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return (e as NodeJS.ErrnoException).code !== 'EPERM';
   }
+}
+
+/** The other workers of run `runId` that are executing it now (state `running`, recent heartbeat, process alive). */
+export function liveWorkers(store: RunStore, runId: string, self: string, now = Date.now()): string[] {
+  return store
+    .listWorkers(runId)
+    .filter((w) => w.worker !== self && w.state === 'running' && ownerAlive({ owner: w.worker, heartbeatAt: w.heartbeatAt }, now))
+    .map((w) => w.worker);
 }
 
 /** What a recorded sample looked like (see `RunStore.recordedSamples`). */
@@ -60,6 +77,11 @@ export interface RecordedSample {
 export interface OpenedRun {
   runId: string;
   resumed: boolean;
+  /**
+   * set when this invocation joined a run that live processes execute (several workers on one run, run/share.ts):
+   * those workers (`<host>:<pid>`); absent otherwise
+   */
+  joined?: string[];
   /** positions already recorded (errored ones only when they are kept: `skipErrored`) */
   skip: Set<number>;
   /** every recorded row by position, to check the streamed samples against (`checkResumedSample`) */
@@ -72,8 +94,12 @@ export interface OpenedRun {
  * hash — with `retryErrors` the newest run in any state; else a new run `newId` created with `create` (its
  * fingerprint included: a continued run keeps the fingerprint it was created with). A continued run
  * redoes its errored samples (they are not finished); `skip` holds the positions recorded as done.
- * @throws HptError `E_CONFIG` when `--resume` names no run of this store or a run of another configuration or data;
- *   `E_BUSY` (exit code 1) when the run to continue is being executed by a live process (named in the message).
+ *
+ * Several workers: when live processes execute the run to continue (its running owner, or workers registered in
+ * `run_workers`), this invocation joins it as one more worker (`joined` names them; the claims of the run stay, see
+ * run/share.ts). When none does, it takes the run over and starts a new round of claims (the old ones are dropped, so
+ * errored samples of blocks done in an earlier round are redone). Either way it is registered as a worker.
+ * @throws HptError `E_CONFIG` when `--resume` names no run of this store or a run of another configuration or data.
  */
 export function openRun(
   store: RunStore,
@@ -101,20 +127,20 @@ export function openRun(
     }
     if (!existing) {
       store.createRun({ id: newId, ...create, configHash: hash, owner });
+      store.registerWorker(newId, owner);
       return { runId: newId, resumed: false, skip: new Set<number>(), recorded: new Map<number, RecordedSample>() };
     }
-    if (existing.status === 'running' && existing.owner !== owner && ownerAlive(existing)) {
-      throw new HptError(
-        'E_BUSY',
-        `run ${existing.id} (same configuration) is being executed by process ${existing.owner} (last seen ${existing.heartbeatAt}); wait for it to finish, stop it, or start a separate run with --new`,
-        { exitCode: 1 },
-      );
-    }
-    store.claimRun(existing.id, owner);
+    const ownerLive = existing.status === 'running' && !!existing.owner && existing.owner !== owner && ownerAlive(existing);
+    const workers = liveWorkers(store, existing.id, owner);
+    if (ownerLive && existing.owner && !workers.includes(existing.owner)) workers.unshift(existing.owner);
+    if (!ownerLive) store.claimRun(existing.id, owner);
+    // no live worker: a new round, whose claims start empty
+    if (!workers.length) store.resetClaims(existing.id);
+    store.registerWorker(existing.id, owner);
     const recorded = store.recordedSamples(existing.id);
     const skip = new Set<number>();
     for (const [idx, r] of recorded) if (!r.errored) skip.add(idx);
-    return { runId: existing.id, resumed: true, skip, recorded };
+    return { runId: existing.id, resumed: true, skip, recorded, ...(workers.length ? { joined: workers } : {}) };
   });
 }
 

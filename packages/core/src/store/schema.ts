@@ -7,7 +7,11 @@
 
 import { BATCHES_SCHEMA } from './batches.js';
 
-/** Runs, their samples, attempts, calls and adaptive selections, and the long prompt lines the calls share (`texts`, see texts.ts). */
+/**
+ * Runs, their samples, attempts, calls and adaptive selections, the long prompt lines the calls share (`texts`, see
+ * texts.ts), the claims and workers of runs that several processes execute together (claims.ts), and the Batch API
+ * batches of `run --batch` (batches.ts).
+ */
 export const RUN_SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   id TEXT PRIMARY KEY,
@@ -102,6 +106,26 @@ CREATE TABLE IF NOT EXISTS selections (
 CREATE TABLE IF NOT EXISTS texts (
   hash TEXT PRIMARY KEY,
   body TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS run_claims (
+  run_id TEXT NOT NULL,
+  block INTEGER NOT NULL,
+  worker TEXT NOT NULL,
+  claimed_at INTEGER NOT NULL,
+  lease_until INTEGER NOT NULL,
+  done INTEGER NOT NULL DEFAULT 0,
+  taken_from TEXT,
+  PRIMARY KEY (run_id, block)
+);
+CREATE TABLE IF NOT EXISTS run_workers (
+  run_id TEXT NOT NULL,
+  worker TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  heartbeat_at TEXT NOT NULL,
+  state TEXT NOT NULL,
+  samples INTEGER NOT NULL DEFAULT 0,
+  claims INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, worker)
 );
 ${BATCHES_SCHEMA}`;
 

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { HptError, type Json, type SampleResult } from '@hpt-bench/sdk';
 import { CallCache } from './cache.js';
 import { assignBatch, batchesOfRun, recordBatch, type StoredBatch, type StoredBatchState, unconsumedBatches, updateBatch } from './batches.js';
+import { claimBlock, claimCounts, type ClaimRow, completeBlock, listWorkers, openClaims, registerWorker, releaseClaims, renewClaims, resetClaims, updateWorker, type WorkerRow } from './claims.js';
 import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
 import { isReadOnlyError, openStoreDatabase } from './db.js';
 import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
@@ -12,6 +13,7 @@ import { decodeMessages, encodeMessages } from './texts.js';
 import { checkGroupCommit, DEFAULT_GROUP_COMMIT, type GroupCommit, GroupWriter, type WriteQueue } from './writer.js';
 
 export { wellFormed } from './rows.js';
+export { blockOf, blockRange, CLAIM_BLOCK, type ClaimRow, LEASE_MS, type WorkerRow } from './claims.js';
 export { DEFAULT_GROUP_COMMIT, type GroupCommit, type WriteQueue } from './writer.js';
 
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
@@ -161,6 +163,84 @@ export class RunStore implements WriteQueue {
     this.db.prepare("UPDATE runs SET status = 'running', error = NULL, summary = NULL, updated_at = ?, owner = ?, heartbeat_at = ? WHERE id = ?").run(now, owner, now, runId);
   }
 
+  /**
+   * Take block `block` of run `runId` for `worker` (claims.ts `claimBlock`: one atomic upsert, outside the group
+   * commit). @returns whether `worker` holds it now.
+   */
+  claimBlock(runId: string, block: number, worker: string, now = Date.now(), leaseMs?: number): boolean {
+    return claimBlock(this.db, runId, block, worker, now, leaseMs);
+  }
+
+  /** Extend `worker`'s leases in run `runId` (claims.ts `renewClaims`); @returns the blocks it still holds. */
+  renewClaims(runId: string, worker: string, now = Date.now(), leaseMs?: number): number[] {
+    return renewClaims(this.db, runId, worker, now, leaseMs);
+  }
+
+  /**
+   * Mark block `block` done in the next group commit, in the same transaction as the block's last queued sample
+   * writes (claims.ts `completeBlock`).
+   */
+  completeBlock(runId: string, block: number, worker: string): void {
+    this.defer(() => completeBlock(this.db, runId, block, worker));
+  }
+
+  /** Commit the queue, then end `worker`'s open leases in run `runId` so others take its blocks at once. @returns how many. */
+  releaseClaims(runId: string, worker: string): number {
+    this.flush();
+    return releaseClaims(this.db, runId, worker);
+  }
+
+  /** The open (not done) claims of run `runId` (claims.ts `openClaims`), after committing the queue. */
+  openClaims(runId: string): ClaimRow[] {
+    this.sync();
+    return openClaims(this.db, runId);
+  }
+
+  /** Blocks claimed, done and taken over in run `runId` (claims.ts `claimCounts`). */
+  claimCounts(runId: string): { blocks: number; done: number; takenOver: number } {
+    this.sync();
+    return claimCounts(this.db, runId);
+  }
+
+  /** Forget every claim of run `runId` (a new round of a run no live worker executes). */
+  resetClaims(runId: string): void {
+    this.flush();
+    resetClaims(this.db, runId);
+  }
+
+  /** Record `worker` as a worker of run `runId` (claims.ts `registerWorker`). */
+  registerWorker(runId: string, worker: string): void {
+    this.flush();
+    registerWorker(this.db, runId, worker);
+  }
+
+  /** Heartbeat and figures of a worker (claims.ts `updateWorker`); best effort: false when the write failed. */
+  updateWorker(runId: string, worker: string, figures: { samples?: number; claims?: number; state?: string }): boolean {
+    try {
+      updateWorker(this.db, runId, worker, figures);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The workers of run `runId`, or of every run (claims.ts `listWorkers`). */
+  listWorkers(runId?: string): WorkerRow[] {
+    this.sync();
+    return listWorkers(this.db, runId);
+  }
+
+  /**
+   * The indices in `[first, last]` that run `runId` has recorded as done and committed (a block just claimed: its
+   * samples to skip). Does not commit this connection's queue first — a worker has queued nothing of a block it did
+   * not hold — so claiming a block does not cut the group commit short.
+   */
+  doneIndices(runId: string, first: number, last: number): Set<number> {
+    const out = new Set<number>();
+    for (const r of this.stmt("SELECT idx FROM samples WHERE run_id = ? AND idx >= ? AND idx <= ? AND status = 'done'").all(runId, first, last) as { idx: number }[]) out.add(Number(r.idx));
+    return out;
+  }
+
   /** Keep the scorer's environment check with the run (`RunRecord.preflight`). */
   setPreflight(runId: string, preflight: Record<string, Json>): void {
     this.flush();
@@ -221,15 +301,16 @@ export class RunStore implements WriteQueue {
 
   /**
    * Record a sample whose model calls failed after every retry: state `errored` with the reason, no
-   * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier row of the same index.
+   * level and no HPI contribution; `--retry-errors` redoes it. Replaces an earlier errored row of the same index; a
+   * done row (another worker of a shared run recorded the sample meanwhile) is kept.
    */
   saveErrored(runId: string, sample: { id: string; index: number; target: Json; meta?: Record<string, Json> }, reason: string, sampleHash?: string): void {
     const target = JSON.stringify(sample.target);
     const meta = sample.meta ? JSON.stringify(sample.meta) : null;
     const error = wellFormed(reason);
     this.defer(() => {
-      this.stmt('DELETE FROM samples WHERE run_id = ? AND idx = ?').run(runId, sample.index);
-      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error, sample_hash) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?, ?)")
+      this.stmt("DELETE FROM samples WHERE run_id = ? AND idx = ? AND status = 'errored'").run(runId, sample.index);
+      this.stmt("INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, status, error, sample_hash) VALUES (?, ?, ?, NULL, 0, 0, 'null', ?, ?, 'errored', ?, ?) ON CONFLICT (run_id, idx) DO NOTHING")
         .run(runId, sample.index, wellFormed(sample.id), target, meta, error, sampleHash ?? null);
     });
   }
@@ -262,10 +343,13 @@ export class RunStore implements WriteQueue {
   private readonly insertSample = (runId: string, r: SampleResult, sampleHash: string | null): void => {
     const records = r.records;
     const solved = records ? records.filter((x) => x.solved).length : r.solved ? 1 : 0;
-    this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records, sample_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+    // a sample another worker of a shared run recorded meanwhile (it took the block over after this worker's lease
+    // expired) keeps the first record: nothing of this one is written
+    const inserted = this.stmt('INSERT INTO samples (run_id, idx, sample_id, level, hpi, solved, prediction, target, meta, iteration, scores, records, sample_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, idx) DO NOTHING').run(
       runId, r.index, wellFormed(r.sampleId), r.level, r.hpi, solved, JSON.stringify(r.prediction), JSON.stringify(r.target), r.meta ? JSON.stringify(r.meta) : null,
       r.iteration ?? null, records ? records.length : 1, records ? JSON.stringify(records) : null, sampleHash,
     );
+    if (inserted.changes === 0) return;
     const insA = this.stmt('INSERT INTO attempts (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes, iteration) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = this.stmt(
       'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached, batched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -293,7 +377,7 @@ export class RunStore implements WriteQueue {
   /**
    * Append one sample's result with its attempts and calls, atomically (a crash leaves all of it or none of it), in the
    * next group commit (`GroupCommit`). An earlier `errored` row of the same index (being retried) is replaced in the
-   * same transaction. `result` must not be mutated afterwards (it is written when the group commits).
+   * same transaction; an earlier done row is kept (the first record of a sample wins). `result` must not be mutated afterwards (it is written when the group commits).
    */
   saveSample(runId: string, result: SampleResult, sampleHash?: string): void {
     this.defer(() => {

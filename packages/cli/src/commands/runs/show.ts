@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
 import { HptError, parseFingerprint, RunStore, type Json, type RunFingerprint } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../../base.js';
+import { type RunListing, workerListing } from '../runs.js';
 
 /** One run as `hpt-bench runs show --json` prints it. */
 export interface RunDetails {
@@ -22,6 +23,8 @@ export interface RunDetails {
   error: string | null;
   /** what the run was made with; null for a run recorded before fingerprints were */
   fingerprint: RunFingerprint | null;
+  /** the processes that executed the run, as `hpt-bench runs --json` lists them */
+  workers: RunListing['workers'];
 }
 
 /** `hpt-bench runs show <id>`: one run's state, summary figures and fingerprint. */
@@ -50,6 +53,7 @@ export default class RunsShow extends HptCommand {
       details = {
         runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, mode: r.mode,
         done: c.done, errored: c.errored, hpi: num(s.hpi), accuracy: num(s.accuracy), n: num(s.n), error: r.error, fingerprint: parseFingerprint(r.fingerprint),
+        workers: store.listWorkers(r.id).map(workerListing),
       };
     } finally {
       store.close();
@@ -77,6 +81,11 @@ export function renderRunDetails(d: RunDetails): string {
   if (d.accuracy !== null) state.push(['accuracy', `${(100 * d.accuracy).toFixed(2)}%`]);
   if (d.error) state.push(['error', d.error]);
   const out = [state.toString()];
+  if (d.workers.length) {
+    const w = new TerminalTable({ head: ['worker', 'state', 'samples', 'blocks claimed', 'last seen'] });
+    for (const x of d.workers) w.push([x.worker, x.state, String(x.samples), String(x.claims), x.heartbeatAt]);
+    out.push(w.toString());
+  }
   const f = d.fingerprint;
   if (!f) {
     out.push(`run ${d.runId} has no fingerprint: it was made before hpt-bench recorded fingerprints`);
