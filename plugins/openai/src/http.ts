@@ -53,41 +53,22 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
  */
 export function cappedFetch(maxBytes: number, inner: FetchLike = (input, init) => globalThis.fetch(input, init)): FetchLike {
   return async (input, init) => {
-    const abort = new AbortController();
-    const outer = init?.signal ?? undefined;
-    const forward = () => abort.abort(outer?.reason);
-    if (outer?.aborted) forward();
-    else outer?.addEventListener('abort', forward, { once: true });
-    const release = () => outer?.removeEventListener('abort', forward);
-    let res: Response;
-    try {
-      res = await inner(input, { ...init, signal: abort.signal });
-    } catch (e) {
-      release();
-      throw e;
-    }
+    // the caller's signal goes to the request as it is; cancelling the body stream below also ends the request
+    // (undici's fetch aborts the fetch, closing the socket, when its body stream is cancelled)
+    const res = await inner(input, init);
     const source = res.body;
-    if (!source) {
-      release();
-      return res;
-    }
+    if (!source) return res;
     const declared = Number(res.headers.get('content-length') ?? NaN);
     const encoding = (res.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
     const plain = encoding === 'identity' || encoding === '';
     // Fast path: an unencoded body whose Content-Length is within the cap cannot exceed it (HTTP/1.1 framing ends the
     // body at the declared length), so the response is returned as it is: no second stream, no per-chunk promise.
-    // The abort listener stays on the SDK's per-request signal, which is dropped with the request.
-    if (plain && Number.isFinite(declared) && declared <= maxBytes) {
-      return res;
-    }
+    if (plain && Number.isFinite(declared) && declared <= maxBytes) return res;
     const reader = source.getReader();
-    let early: ResponseTooLargeError | undefined;
-    if (Number.isFinite(declared) && declared > maxBytes && plain) early = new ResponseTooLargeError(maxBytes);
+    const early = Number.isFinite(declared) && declared > maxBytes && plain ? new ResponseTooLargeError(maxBytes) : undefined;
     let seen = 0;
     const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: ResponseTooLargeError) => {
-      release();
       reader.cancel(err).catch(() => undefined);
-      abort.abort(err);
       controller.error(err);
     };
     const body = new ReadableStream<Uint8Array>(
@@ -100,12 +81,10 @@ export function cappedFetch(maxBytes: number, inner: FetchLike = (input, init) =
           try {
             chunk = await reader.read();
           } catch (e) {
-            release();
             controller.error(e);
             return;
           }
           if (chunk.done) {
-            release();
             controller.close();
             return;
           }
@@ -117,8 +96,6 @@ export function cappedFetch(maxBytes: number, inner: FetchLike = (input, init) =
           controller.enqueue(chunk.value);
         },
         cancel(reason) {
-          release();
-          abort.abort(reason);
           return reader.cancel(reason).catch(() => undefined);
         },
       },
