@@ -20,14 +20,25 @@ import type { Dialect, SqlDatabase, SqlRunResult, SqlStatement, SqlTransaction }
 import { quoteIdent } from './sql.js';
 
 /** The worker's code (CommonJS, evaluated): one pg.Client, one request at a time, answers through the shared flag. */
-const WORKER = `
+const WORKER = `(function () {
 const { workerData } = require('node:worker_threads');
-const pg = require(workerData.pgPath);
+const flag = new Int32Array(workerData.flag);
+const port = workerData.port;
+function answer(msg) {
+  port.postMessage(msg);
+  Atomics.store(flag, 0, 1);
+  Atomics.notify(flag, 0);
+}
+let pg;
+try {
+  pg = require(workerData.pgPath);
+} catch (e) {
+  port.on('message', () => answer({ error: { message: 'cannot load the pg client: ' + String(e && e.message || e), code: 'E_WORKER' } }));
+  return;
+}
 const toNumber = (v) => (v === null ? null : Number(v));
 pg.types.setTypeParser(20, toNumber);   // int8 (BIGINT columns, COUNT)
 pg.types.setTypeParser(1700, toNumber); // numeric (SUM of BIGINT)
-const flag = new Int32Array(workerData.flag);
-const port = workerData.port;
 const client = new pg.Client({
   connectionString: workerData.url,
   connectionTimeoutMillis: workerData.connectTimeoutMs,
@@ -38,11 +49,6 @@ client.on('error', (e) => { broken = e; });
 const ready = client.connect().then(() => client.query('SET client_min_messages = warning'));
 ready.catch((e) => { broken = e; });
 const names = new Map();
-function answer(msg) {
-  port.postMessage(msg);
-  Atomics.store(flag, 0, 1);
-  Atomics.notify(flag, 0);
-}
 port.on('message', async (req) => {
   try {
     await ready;
@@ -64,6 +70,7 @@ port.on('message', async (req) => {
     answer({ error: { message: String(e && e.message || e), code: e && e.code, detail: e && e.detail } });
   }
 });
+})();
 `;
 
 /** An error of the PostgreSQL server or connection: `code` is the SQLSTATE (e.g. `23505`) or the client's code. */
@@ -167,15 +174,19 @@ export class PostgresDatabase implements SqlDatabase {
   constructor(url: string, private readonly options: { readonly?: boolean; connectTimeoutMs?: number } = {}) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
+    const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
     this.worker = new Worker(WORKER, {
       eval: true,
-      workerData: { url, pgPath: createRequire(import.meta.url).resolve('pg'), flag: this.flag.buffer, port: port2, readonly: options.readonly === true, connectTimeoutMs: options.connectTimeoutMs ?? 10_000 },
+      // the worker's code is CommonJS: not the parent's flags (e.g. --input-type=module would make it a module)
+      execArgv: [],
+      workerData: { url, pgPath: createRequire(import.meta.url).resolve('pg'), flag: this.flag.buffer, port: port2, readonly: options.readonly === true, connectTimeoutMs },
       transferList: [port2],
     });
     this.worker.unref();
     this.port.unref();
     try {
-      this.call({ op: 'exec', sql: 'SELECT 1' });
+      // the first answer also says the worker started: a worker that cannot start never answers, so wait for it only so long
+      this.call({ op: 'exec', sql: 'SELECT 1' }, connectTimeoutMs + 10_000);
     } catch (e) {
       void this.worker.terminate();
       this.closed = true;
@@ -184,11 +195,12 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   /** Send one request to the worker and wait for its answer. */
-  private call(req: { op: 'query' | 'exec' | 'close'; sql?: string; params?: unknown[] }): Answer {
+  private call(req: { op: 'query' | 'exec' | 'close'; sql?: string; params?: unknown[] }, timeoutMs?: number): Answer {
     if (this.closed) throw new PostgresError('the database connection is closed', 'E_CLOSED');
+    if (process.env.HPT_PG_DEBUG) process.stderr.write(`[pg] ${req.op} ${req.sql ?? ''}\n`);
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(req);
-    Atomics.wait(this.flag, 0, 0);
+    if (Atomics.wait(this.flag, 0, 0, timeoutMs) === 'timed-out') throw new PostgresError(`the PostgreSQL client did not answer within ${timeoutMs} ms`, 'E_WORKER');
     const msg = receiveMessageOnPort(this.port)?.message as Answer | undefined;
     if (!msg) throw new PostgresError('the PostgreSQL worker gave no answer', 'E_WORKER');
     if (msg.error) throw new PostgresError(msg.error.message, msg.error.code, msg.error.detail);
