@@ -97,6 +97,15 @@ export async function startPostgres(options: { baseDir?: string } = {}): Promise
   const url = (db = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${db}`;
   let n = 0;
   let stopped = false;
+  // a test process that ends without calling stop() (a crash, a time-out) does not leave the server running
+  const onExit = () => {
+    try {
+      if (!stopped) spawnSync(asRoot ? 'runuser' : join(bin, 'pg_ctl'), [...(asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl')] : []), '-D', data, '-m', 'immediate', 'stop']);
+    } catch {
+      // best effort
+    }
+  };
+  process.once('exit', onExit);
   return {
     url,
     port,
@@ -115,6 +124,7 @@ export async function startPostgres(options: { baseDir?: string } = {}): Promise
     stop() {
       if (stopped) return;
       stopped = true;
+      process.off('exit', onExit);
       try {
         sh(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
       } finally {
