@@ -58,6 +58,14 @@ port.on('message', async (req) => {
       if (!name) { name = 's' + names.size; names.set(req.sql, name); }
       const r = await client.query({ name, text: req.sql, values: req.params });
       answer({ rows: r.rows, changes: r.rowCount ?? 0 });
+    } else if (req.op === 'batch') {
+      const changes = [];
+      for (const q of req.items) {
+        let name = names.get(q.sql);
+        if (!name) { name = 's' + names.size; names.set(q.sql, name); }
+        changes.push((await client.query({ name, text: q.sql, values: q.params })).rowCount ?? 0);
+      }
+      answer({ rows: [], changes: 0, batch: changes });
     } else if (req.op === 'exec') {
       await client.query(req.sql);
       answer({ rows: [], changes: 0 });
@@ -151,6 +159,8 @@ const STORE_LOCK = 0x6870745f62656e;
 interface Answer {
   rows?: Record<string, unknown>[];
   changes?: number;
+  /** rows changed by each statement of a batch */
+  batch?: number[];
   error?: { message: string; code?: string; detail?: string };
 }
 
@@ -195,7 +205,8 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   /** Send one request to the worker and wait for its answer. */
-  private call(req: { op: 'query' | 'exec' | 'close'; sql?: string; params?: unknown[] }, timeoutMs?: number): Answer {
+  private call(req: { op: 'query' | 'exec' | 'close' | 'batch'; sql?: string; params?: unknown[]; items?: { sql: string; params: unknown[] }[] }, timeoutMs?: number): Answer {
+    if (req.op !== 'batch') this.sendPending();
     if (this.closed) throw new PostgresError('the database connection is closed', 'E_CLOSED');
     if (process.env.HPT_PG_DEBUG) process.stderr.write(`[pg] ${req.op} ${req.sql ?? ''}\n`);
     Atomics.store(this.flag, 0, 0);
@@ -207,20 +218,59 @@ export class PostgresDatabase implements SqlDatabase {
     return msg;
   }
 
-  private query(sql: string, params: unknown[]): Answer {
-    if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
+  /**
+   * Writes inside a transaction waiting to be sent (see `write`): sent together, in order, before anything else goes
+   * to the server, so a write is on the server before any later read or the COMMIT.
+   */
+  private pending: { sql: string; params: unknown[]; result: { changes: number } }[] = [];
+
+  /** Send the pending writes in one round trip. @throws PostgresError of the first that failed (the rest are not sent). */
+  private sendPending(): void {
+    if (!this.pending.length) return;
+    const items = this.pending;
+    this.pending = [];
+    const answer = this.call({ op: 'batch', items: items.map(({ sql, params }) => ({ sql, params })) });
+    answer.batch!.forEach((n, i) => (items[i]!.result.changes = n));
+  }
+
+  private text(sql: string): string {
     let text = this.translated.get(sql);
     if (text === undefined) {
       text = numberPlaceholders(sql);
       this.translated.set(sql, text);
     }
-    return this.call({ op: 'query', sql: text, params: params.map((p) => (p === undefined ? null : p)) });
+    return text;
+  }
+
+  private query(sql: string, params: unknown[]): Answer {
+    if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
+    return this.call({ op: 'query', sql: this.text(sql), params: params.map((p) => (p === undefined ? null : p)) });
+  }
+
+  /**
+   * `run` of a statement: outside a transaction it is sent at once; inside one it is queued and sent with the next
+   * request (a read, another transaction step, the COMMIT), which saves one round trip per write of a group commit
+   * (a sample is ~17 statements). Reading `changes` sends the queue first, so the count is always the server's. A
+   * queued write's error is thrown by the request that sends it, inside the same transaction, which then rolls back.
+   */
+  private write(sql: string, params: unknown[]): SqlRunResult {
+    if (this.depth === 0) return { changes: this.query(sql, params).changes ?? 0 };
+    if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
+    const result = { changes: 0 };
+    this.pending.push({ sql: this.text(sql), params: params.map((p) => (p === undefined ? null : p)), result });
+    const self = this;
+    return {
+      get changes() {
+        self.sendPending();
+        return result.changes;
+      },
+    };
   }
 
   prepare<R = unknown>(sql: string): SqlStatement<R> {
     const q = (params: unknown[]) => this.query(sql, params);
     return {
-      run: (...params: unknown[]): SqlRunResult => ({ changes: q(params).changes ?? 0 }),
+      run: (...params: unknown[]): SqlRunResult => this.write(sql, params),
       get: (...params: unknown[]) => q(params).rows?.[0] as R | undefined,
       all: (...params: unknown[]) => (q(params).rows ?? []) as R[],
       iterate: (...params: unknown[]) => ((q(params).rows ?? []) as R[])[Symbol.iterator](),
@@ -243,6 +293,7 @@ export class PostgresDatabase implements SqlDatabase {
         result = fn(...args);
       } catch (e) {
         this.depth--;
+        this.pending = []; // never sent: rolled back with the rest
         try {
           this.call({ op: 'exec', sql: nested ? `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` : 'ROLLBACK' });
         } catch {
@@ -254,7 +305,14 @@ export class PostgresDatabase implements SqlDatabase {
       try {
         this.call({ op: 'exec', sql: nested ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT' });
       } catch (e) {
-        if (!nested) {
+        this.pending = [];
+        if (nested) {
+          try {
+            this.call({ op: 'exec', sql: `ROLLBACK TO SAVEPOINT ${savepoint}; RELEASE SAVEPOINT ${savepoint}` });
+          } catch {
+            // the outer transaction fails as a whole
+          }
+        } else {
           try {
             this.call({ op: 'exec', sql: 'ROLLBACK' });
           } catch {
