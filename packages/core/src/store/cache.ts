@@ -2,7 +2,7 @@
  * The model-call cache (DESIGN.md "store"): one table in the run store (SQLite or PostgreSQL), so a rerun or a resumed run never pays twice
  * for the same call. Its keys are computed by exec/cache-key.ts; every statement on the table is here.
  */
-import type { SqlDatabase, SqlStatement } from './sql.js';
+import { type SqlDatabase, type SqlHandle, sqlHandle, type SqlStatement } from './sql.js';
 import type { ModelResponse } from '@hpt-bench/sdk';
 import { endpointForCache } from '../exec/cache-key.js';
 import { CACHE_SCHEMA } from './schema.js';
@@ -34,8 +34,11 @@ export class CallCache {
   /** entries put but not yet committed (queued in `writes`), by key */
   private readonly unwritten = new Map<string, string>();
 
-  /** Creates the `call_cache` table when missing. */
-  constructor(private readonly db: SqlDatabase, private readonly writes?: WriteQueue) {
+  private readonly db: SqlDatabase;
+
+  /** Creates the `call_cache` table when missing. `handle`: the store's `db` (or a raw better-sqlite3 connection). */
+  constructor(handle: SqlHandle, private readonly writes?: WriteQueue) {
+    const db = (this.db = sqlHandle(handle));
     if (!db.hasTable('call_cache')) db.exec(CACHE_SCHEMA);
     this.getStmt = db.prepare<{ response: string }>('SELECT response FROM call_cache WHERE key = ?');
     this.hitStmt = db.prepare('UPDATE call_cache SET hits = hits + 1 WHERE key = ?');
@@ -95,7 +98,8 @@ export class CallCache {
  * A read-only lookup of the cache table of a store opened for reading (`hpt-bench plan`): whether an entry exists for
  * a key, without counting a hit or creating the table (a store without one has no entries).
  */
-export function cacheLookup(db: SqlDatabase): (key: string) => boolean {
+export function cacheLookup(handle: SqlHandle): (key: string) => boolean {
+  const db = sqlHandle(handle);
   if (!db.hasTable('call_cache')) return () => false;
   const stmt = db.prepare('SELECT 1 FROM call_cache WHERE key = ?');
   return (key) => stmt.get(key) !== undefined;

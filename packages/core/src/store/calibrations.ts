@@ -2,7 +2,7 @@
  * Saved HPI_Dataset calibrations (specs/hpt.md §2.4, §9 #21): `hpt-bench calibrate --save` writes a
  * dataset's computed HPI_Dataset here, in the run store (SQLite or PostgreSQL), for later runs to use.
  */
-import type { SqlDatabase } from './sql.js';
+import { type SqlHandle, sqlHandle } from './sql.js';
 import { HptError } from '@hpt-bench/sdk';
 import { CALIBRATIONS_SCHEMA } from './schema.js';
 
@@ -29,7 +29,8 @@ export interface SavedCalibration {
  * @returns what was saved.
  * @throws HptError `E_CONFIG` for a non-finite or non-positive value or n < 1.
  */
-export function saveCalibration(db: SqlDatabase, calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+export function saveCalibration(handle: SqlHandle, calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+  const db = sqlHandle(handle);
   const { dataset, hpiDataset, n, source } = calibration;
   if (!Number.isFinite(hpiDataset) || hpiDataset <= 0) throw new HptError('E_CONFIG', `HPI_Dataset of ${dataset} must be a positive number, got ${hpiDataset}`);
   if (!Number.isInteger(n) || n < 1) throw new HptError('E_CONFIG', `a calibration of ${dataset} needs at least one sample, got n = ${n}`);
@@ -45,7 +46,8 @@ export function saveCalibration(db: SqlDatabase, calibration: { dataset: string;
  * The HPI_Dataset saved for `datasetId` by `saveCalibration`, or undefined when none was saved (also when the store has
  * no `hpi_calibrations` table yet; nothing is written).
  */
-export function savedHpiDataset(db: SqlDatabase, datasetId: string): SavedCalibration | undefined {
+export function savedHpiDataset(handle: SqlHandle, datasetId: string): SavedCalibration | undefined {
+  const db = sqlHandle(handle);
   if (!db.hasTable('hpi_calibrations')) return undefined;
   const row = db.prepare('SELECT hpi_dataset, n, source, created_at FROM hpi_calibrations WHERE dataset = ?').get(datasetId) as
     | { hpi_dataset: number; n: number; source: string; created_at: string }

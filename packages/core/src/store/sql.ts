@@ -97,3 +97,11 @@ export function quoteIdent(name: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`not a plain SQL identifier: ${JSON.stringify(name)}`);
   return `"${name}"`;
 }
+
+/** A store handle, or a raw better-sqlite3 connection (what the store's functions took before `SqlDatabase`). */
+export type SqlHandle = SqlDatabase | Database.Database;
+
+/** `db` as a `SqlDatabase` (a raw better-sqlite3 connection is wrapped). */
+export function sqlHandle(db: SqlHandle): SqlDatabase {
+  return 'dialect' in db ? db : new SqliteDatabase(db);
+}
