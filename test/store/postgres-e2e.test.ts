@@ -89,6 +89,14 @@ describe.skipIf(POSTGRES_MISSING)('the CLI on a PostgreSQL store', () => {
     expect(onPg.code, onPg.stderr).toBe(0);
     expect(comparable(onPg.stdout)).toEqual(comparable(onSqlite.stdout));
 
+    // the other reading commands give the same answers on both stores
+    const ids = (JSON.parse((await runCli(['runs', '--store', file, '--json'])).stdout) as { runs: { runId: string }[] }).runs.map((r) => r.runId);
+    for (const args of [['compare', ids[0]!, ids[1]!, '--json'], ['runs', 'show', ids[0]!, '--json'], ['cache', 'stats', '--json'], ['plan', ...RUN.slice(1), '--json']]) {
+      const [x, y] = [await runCli([...args, '--store', file]), await runCli([...args, '--store', url])];
+      expect(y.code, `${args.join(' ')}: ${y.stderr}`).toBe(x.code);
+      expect(comparable(y.stdout.startsWith('[') ? `{"a":${y.stdout}}` : y.stdout)).toEqual(comparable(x.stdout.startsWith('[') ? `{"a":${x.stdout}}` : x.stdout));
+    }
+
     // again into the same target: refused, exit 2, nothing written
     const twice = await runCli(['store', 'migrate', '--from', file, '--to', url, '--json']);
     expect(twice.code).toBe(2);
