@@ -113,6 +113,22 @@ for (const backend of [sqlite, postgres]) {
       s.close();
     });
 
+    it('sums HPI as SQLite does (compensated, in input order), whatever order the samples were written in', async () => {
+      const { s } = await open();
+      const hpis = Array.from({ length: 400 }, (_, i) => [1, 2.6, 3.3, 4.1, 5, 7.52][i % 6]! * (1 + (i % 7) / 10));
+      const order = hpis.map((_, i) => (i * 149) % hpis.length); // a permutation (149 is prime to 400)
+      for (const i of order) s.saveSample('r', { ...result(i, 1), hpi: hpis[i]! });
+      let sum = 0;
+      let err = 0;
+      for (const x of hpis) {
+        const t = sum + x;
+        err += Math.abs(sum) > Math.abs(x) ? sum - t + x : x - t + sum;
+        sum = t;
+      }
+      expect(s.aggregate('r').hpiSum).toBe(sum + err);
+      s.close();
+    });
+
     it('recordedIndices, deleteErrored, and a retried errored sample replaced in one write', async () => {
       const { s } = await open();
       s.saveSample('r', result(0, 1));

@@ -1,11 +1,13 @@
 // The CLI against a real throwaway PostgreSQL server (test/helpers/postgres.ts): run, runs, report, a re-run, the
 // HPT_BENCH_STORE default, `store migrate` both ways, and the errors (a run id already in the target, an unreachable
 // server, a password never printed). Uses the built dist/ (npm run build first).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import pg from 'pg';
+import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { POSTGRES_MISSING, startPostgres, warnIfPostgresMissing, type TestPostgres } from '../helpers/postgres.js';
 
 warnIfPostgresMissing('postgres-e2e');
@@ -113,6 +115,22 @@ describe.skipIf(POSTGRES_MISSING)('the CLI on a PostgreSQL store', () => {
     expect(comparable(onBack.stdout)).toEqual(comparable(onSqlite.stdout));
   });
 
+  it('a run SIGKILLed mid-way on PostgreSQL is continued by the same command, with the result of an uninterrupted run', async () => {
+    const url = await server.createDatabase();
+    const cmd = ['run', '--dataset', 'binary-tree', '--limit', '1500', '--model', 'baseline:random', '--seed', '5', '--json'];
+    const killed = await killWhenStored([...cmd, '--store', url], url, 100);
+    expect(killed.signal).toBe('SIGKILL');
+    expect(killed.stored).toBeGreaterThanOrEqual(100);
+    const resumed = await runCli([...cmd, '--store', url]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const clean = await runCli([...cmd, '--store', join(dir, 'clean.db')]);
+    const [a, b] = [JSON.parse(resumed.stdout) as Record<string, unknown>, JSON.parse(clean.stdout) as Record<string, unknown>];
+    expect(a.resumed).toBe(true);
+    expect([a.n, a.hpi, a.levelCounts]).toEqual([b.n, b.hpi, b.levelCounts]);
+    const runs = JSON.parse((await runCli(['runs', '--store', url, '--json'])).stdout) as { runs: { status: string; done: number }[] };
+    expect(runs.runs).toEqual([expect.objectContaining({ status: 'completed', done: b.n })]);
+  });
+
   it('an unreachable server is a clear E_STORE error that never shows the password', async () => {
     const url = `postgres://bench:s3cretpass@127.0.0.1:${server.port + 1 === 65536 ? 1 : server.port + 1}/nope`;
     for (const args of [['runs', '--store', url, '--json'], [...RUN, '--store', url, '--json']]) {
@@ -123,3 +141,31 @@ describe.skipIf(POSTGRES_MISSING)('the CLI on a PostgreSQL store', () => {
     }
   });
 });
+
+/** Start the CLI and SIGKILL it once the PostgreSQL store holds at least `atLeast` samples. */
+async function killWhenStored(args: string[], url: string, atLeast: number): Promise<{ signal: string | null; stored: number }> {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }, stdio: 'ignore' });
+  const closed = new Promise<string | null>((resolve) => child.on('close', (_code, signal) => resolve(signal)));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let stored = 0;
+  let exited = false;
+  void closed.then(() => (exited = true));
+  try {
+    while (!exited) {
+      try {
+        stored = Number((await client.query('SELECT COUNT(*) AS c FROM samples')).rows[0].c);
+      } catch {
+        // the tables do not exist yet
+      }
+      if (stored >= atLeast) {
+        child.kill('SIGKILL');
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  } finally {
+    await client.end();
+  }
+  return { signal: await closed, stored };
+}

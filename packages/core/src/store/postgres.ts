@@ -13,6 +13,7 @@
  * SQL: `?` placeholders become `$1..$n` (outside string literals, quoted identifiers and comments); in `exec` (DDL)
  * INTEGER columns become BIGINT and REAL columns DOUBLE PRECISION; BIGINT (int8) and NUMERIC results (COUNT, SUM) are
  * read back as JS numbers. Statements are prepared on the server once per connection (named statements).
+ * HPT_PG_DEBUG=1 prints every request to stderr.
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';

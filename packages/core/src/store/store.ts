@@ -369,7 +369,7 @@ export class RunStore implements WriteQueue {
     for (const l of levels) levelCounts[String(l.level)] = l.c;
     return {
       n: s.n,
-      hpiSum: s.hpi_sum,
+      hpiSum: this.db.dialect === 'sqlite' ? s.hpi_sum : compensatedSum(this.db.prepare("SELECT hpi FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").all(runId) as { hpi: number }[]),
       solved: s.solved,
       samples: s.samples,
       levelCounts,
@@ -521,4 +521,20 @@ export class RunStore implements WriteQueue {
 function redactLocation(message: string, location: string): string {
   const label = storeLabel(location);
   return label === location ? message : message.split(location).join(label);
+}
+
+/**
+ * The sum of the rows' `hpi` as SQLite's SUM computes it (since 3.43: Kahan-Babuska-Neumaier compensated summation, in
+ * the rows' order, here input order as SQLite reads them through the primary key), so a PostgreSQL store (whose SUM
+ * adds doubles plainly, in storage order) gives the same HPI to the last bit.
+ */
+function compensatedSum(rows: { hpi: number }[]): number {
+  let sum = 0;
+  let err = 0;
+  for (const { hpi } of rows) {
+    const t = sum + hpi;
+    err += Math.abs(sum) > Math.abs(hpi) ? sum - t + hpi : hpi - t + sum;
+    sum = t;
+  }
+  return sum + err;
 }
