@@ -106,6 +106,16 @@ describe.skipIf(POSTGRES_MISSING)('the CLI on a PostgreSQL store', () => {
     const after = JSON.parse((await runCli(['runs', '--store', url, '--json'])).stdout) as { runs: unknown[] };
     expect(after.runs).toHaveLength(2);
 
+    // bad input: a source that is not there, the same store twice; clear errors, exit 2
+    for (const [args, message] of [
+      [['--from', join(dir, 'none.db'), '--to', url], /cannot open store .*none\.db/],
+      [['--from', url, '--to', url], /same store/],
+    ] as const) {
+      const bad = await runCli(['store', 'migrate', ...args, '--json']);
+      expect(bad.code).toBe(2);
+      expect((JSON.parse(bad.stdout) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'E_STORE', message: expect.stringMatching(message) });
+    }
+
     // PostgreSQL -> SQLite gives the same report again
     const back = join(dir, 'back.db');
     const mb = await runCli(['store', 'migrate', '--from', url, '--to', back]);

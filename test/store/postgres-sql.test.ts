@@ -2,7 +2,9 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { numberPlaceholders, postgresDdl } from '../../packages/core/src/store/postgres.js';
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { numberPlaceholders, postgresDdl, STORE_LOCK } from '../../packages/core/src/store/postgres.js';
 import { isPostgresUrl, PostgresDatabase, RunStore, storeLabel } from '@hpt-bench/core';
 import { POSTGRES_MISSING, startPostgres, warnIfPostgresMissing } from '../helpers/postgres.js';
 
@@ -67,6 +69,44 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL handle on a real server', () =
     } finally {
       server.stop();
       rmSync(join('/tmp', `hpt-pg-long-${process.pid}`), { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('exclusive sections across processes on PostgreSQL', () => {
+  it("RunStore.exclusive waits while another connection holds the store's lock, then runs", async () => {
+    const server = await startPostgres();
+    try {
+      const url = await server.createDatabase();
+      new RunStore(url).close(); // the tables
+      const holder = new pg.Client({ connectionString: url });
+      holder.on('error', () => {});
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(${STORE_LOCK})`);
+      const core = new URL('../../packages/core/dist/index.js', import.meta.url).href;
+      const script = `
+        const { RunStore } = await import(${JSON.stringify(core)});
+        const t0 = Date.now();
+        // opening for writing takes the lock too (the schema check), so the wait may happen there or in exclusive
+        const s = new RunStore(${JSON.stringify(url)});
+        s.exclusive(() => s.createRun({ id: 'late', dataset: 'd', model: 'm', mode: 'manual', config: {} }));
+        console.log(Date.now() - t0);
+        s.close();`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise((r) => setTimeout(r, 700));
+      // still waiting: nothing written yet
+      expect((await holder.query("SELECT COUNT(*) AS c FROM runs WHERE id = 'late'")).rows[0].c).toBe('0');
+      await holder.query('COMMIT');
+      expect(await done).toBe(0);
+      expect(Number(out.trim())).toBeGreaterThanOrEqual(400);
+      expect((await holder.query("SELECT COUNT(*) AS c FROM runs WHERE id = 'late'")).rows[0].c).toBe('1');
+      await holder.end();
+    } finally {
+      server.stop();
     }
   });
 });

@@ -155,7 +155,7 @@ function isRead(sql: string): boolean {
 }
 
 /** Any 64-bit key: the advisory lock every `immediate` transaction of a database takes (see `SqlTransaction`). */
-const STORE_LOCK = 0x6870745f62656e;
+export const STORE_LOCK = 0x6870745f62656e;
 
 interface Answer {
   rows?: Record<string, unknown>[];
