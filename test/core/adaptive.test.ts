@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { AdaptiveEngine, loadPromptPack, RunStore, type GradedOutput, type Model, type ModelRequest, type Sample, type Scorer, type Selection, type SelectionContext, type Selector } from '@hpt-bench/core';
+import { AdaptiveEngine, loadPromptPack, RunStore, type SqliteDatabase, type GradedOutput, type Model, type ModelRequest, type Sample, type Scorer, type Selection, type SelectionContext, type Selector } from '@hpt-bench/core';
 import { FixedSelector, LlmSelector, parseSelectorLevel, SELECTOR_TEMPLATE, selectorTemplate } from '../../plugins/hpf-strategies/src/index.js';
 import { hpfLevels } from '../helpers/ladder.js';
 import { ROOT, SHARED } from '../helpers/cli.js';
@@ -248,8 +248,8 @@ describe('RunStore with adaptive results', () => {
       [2, 'zero-shot-cot', ['True']],
     ]);
     expect(store.aggregate('old')).toMatchObject({ n: 1, hpiSum: 2, calls: 2, levelCounts: { '2': 1 } });
-    expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(store.db.pragma('foreign_key_check')).toEqual([]);
+    expect((store.db as SqliteDatabase).raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((store.db as SqliteDatabase).raw.pragma('foreign_key_check')).toEqual([]);
     // cascades still work after the rebuild
     store.db.prepare("DELETE FROM samples WHERE run_id = 'old'").run();
     expect(store.db.prepare('SELECT COUNT(*) AS c FROM calls').get()).toEqual({ c: 0 });

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { HptError, schemaValidator } from '@hpt-bench/core';
+import { HptError, isPostgresUrl, schemaValidator } from '@hpt-bench/core';
 
 /** Generation settings of a file (`generation:` at the top or in a model). */
 export interface EvalGeneration {
@@ -194,7 +194,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'batch', file.batch);
   put(top, 'on-invalid', file.onInvalid);
   put(top, 'prices', file.prices === undefined ? undefined : at(file.prices));
-  put(top, 'store', file.store === undefined ? undefined : at(file.store));
+  put(top, 'store', file.store === undefined ? undefined : isPostgresUrl(file.store) ? file.store : at(file.store));
   put(top, 'out', file.out === undefined ? undefined : at(file.out));
   const cells: EvalCell[] = [];
   for (const m of file.models) {

@@ -19,12 +19,14 @@ import {
   runJudgeCalibration,
   RunSession,
   selectCalibrationSamples,
+  storeLabel,
   type AnnotationRow,
   type CalibrationResult,
   type Json,
   type Registry,
 } from '@hpt-bench/core';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { storeFlag } from '../store-flag.js';
 
 /** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21). */
 export default class Calibrate extends HptCommand {
@@ -47,7 +49,7 @@ export default class Calibrate extends HptCommand {
     judge: Flags.string({ description: 'estimate with this judge model instead (e.g. openai:gpt-4o); needs --dataset' }),
     dataset: Flags.string({ char: 'd', description: 'dataset id: the dataset to sample (--judge) and the one --save calibrates' }),
     save: Flags.boolean({ description: "save the value as the dataset's HPI_Dataset in --store, for later runs", default: false }),
-    store: Flags.string({ description: 'SQLite store file (the saved calibration and the model-call cache)', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag('(the saved calibration and the model-call cache)'),
     data: Flags.string({ description: '--judge: read the samples from this .json/.jsonl file' }),
     split: Flags.string({ description: "--judge: split, a shipped one such as 'mini' or a Hugging Face split (default: the paper's)" }),
     fraction: Flags.string({ description: '--judge: share of the dataset to rate, in (0, 1]', default: '0.05' }),
@@ -100,13 +102,13 @@ export default class Calibrate extends HptCommand {
       } finally {
         session.close();
       }
-      output.saved = flags.store;
+      output.saved = storeLabel(flags.store);
     }
     if (flags.json) {
       this.printJson(output);
       return;
     }
-    this.log(renderCalibration(result, datasetId, flags.save ? flags.store : undefined));
+    this.log(renderCalibration(result, datasetId, flags.save ? storeLabel(flags.store) : undefined));
   }
 
   /** `--judge`: sample the dataset, rate each sample's task text, and average. */

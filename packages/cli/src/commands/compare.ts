@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { Args, Flags } from '@oclif/core';
-import { compareRuns, HptError, RunStore, type CompareResult, type Json } from '@hpt-bench/core';
+import { compareRuns, HptError, RunStore, type CompareResult, type Json, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
+import { storeFlag } from '../store-flag.js';
 
 /**
  * `hpt-bench compare A B`: paired difference A - B of per-sample HPI and of accuracy on the samples both runs scored,
@@ -19,7 +19,7 @@ export default class Compare extends HptCommand {
   };
 
   static override flags = {
-    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag(),
     bootstrap: Flags.integer({ description: 'bootstrap resamples B', default: 2000, min: 1, max: 1_000_000 }),
     seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
     list: Flags.integer({ description: 'fixed and broken samples printed of each (text output; --json lists all)', default: 20, min: 0 }),
@@ -27,11 +27,11 @@ export default class Compare extends HptCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Compare);
-    if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    if (!storeExists(flags.store)) throw new HptError('E_CONFIG', `no store at ${storeLabel(flags.store)}; give --store FILE or URL (the store \`hpt-bench run --store\` wrote)`);
     const store = new RunStore(flags.store, { readonly: true });
     let result: CompareResult;
     try {
-      result = compareRuns(store, flags.store, args.runA, args.runB, { resamples: flags.bootstrap, seed: flags.seed });
+      result = compareRuns(store, storeLabel(flags.store), args.runA, args.runB, { resamples: flags.bootstrap, seed: flags.seed });
     } finally {
       store.close();
     }

@@ -22,6 +22,7 @@ import {
 } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { storeFlag } from '../store-flag.js';
 
 /** `hpt-bench judge`: LLM-as-a-judge rating of each HPF level's prompts on the four HPT rules (hpt.md §5.4). */
 export default class Judge extends HptCommand {
@@ -45,7 +46,7 @@ export default class Judge extends HptCommand {
     'helper-temperature': Flags.string({ description: 'sampling temperature of the helper calls (top-p 0.9, 1024 max tokens)', default: '0.6' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens of a judge reply', default: 1024, min: 1 }),
     concurrency: Flags.integer({ char: 'c', description: 'items judged at once, and the ceiling of the adaptive limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
-    store: Flags.string({ description: 'SQLite store file (holds the model-call cache)', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag('(holds the model-call cache)'),
     out: Flags.string({ description: 'write one JSON line per (level, item) — prompt, gold, scores, raw reply, helper calls — to this file' }),
     'on-invalid': Flags.string({ description: 'a record missing a required field: fail, or skip it with a warning', options: ['fail', 'skip'], default: 'fail' }),
     ...endpointFlags,

@@ -1,4 +1,4 @@
-import { planRun, prepareRun, RunSession, type Registry, type RunPlanEstimate } from '@hpt-bench/core';
+import { planRun, prepareRun, RunSession, type Registry, type RunPlanEstimate, storeLabel } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 import { HptCommand } from '../base.js';
 import { TerminalTable } from '../terminal.js';
@@ -40,7 +40,7 @@ export default class Plan extends HptCommand {
       plans.push({ ...p, modelLabel: cell.model || p.model, datasetLabel: cell.dataset || p.dataset });
     }
     if (flags.json) this.printJson(plans);
-    else this.log(renderPlan(plans, flags.store));
+    else this.log(renderPlan(plans, storeLabel(flags.store)));
   }
 
   /**

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { Flags } from '@oclif/core';
-import { gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable } from '@hpt-bench/core';
+import { gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, renderTables } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';
+import { storeFlag } from '../store-flag.js';
 
 const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
 type Format = (typeof FORMATS)[number];
@@ -30,7 +31,7 @@ export default class Report extends HptCommand {
   static override args = {};
 
   static override flags = {
-    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag(),
     latest: Flags.boolean({ description: 'report only the newest run of the store', default: false }),
     run: Flags.string({ description: 'report this run (repeatable; the same as naming run ids as arguments, which it joins: arguments first)', multiple: true }),
     all: Flags.boolean({ description: 'report every completed run, not only the newest of each group (model, dataset, ladder, mode, compat, data, HPI_Dataset)', default: false }),
@@ -46,7 +47,7 @@ export default class Report extends HptCommand {
     const { flags, argv } = await this.parse(Report);
     const runIds = [...(argv as string[]), ...(flags.run ?? [])].filter((a) => a.length > 0);
     const format = resolveFormat(flags.json, flags.format, flags.out);
-    if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    if (!storeExists(flags.store)) throw new HptError('E_CONFIG', `no store at ${storeLabel(flags.store)}; give --store FILE or URL (the store \`hpt-bench run --store\` wrote)`);
     // the paper layouts come from the plugins' report views (not needed for json, which has no tables)
     const views = format === 'json' ? undefined : await (async () => {
       const { registry, container } = this.discover(flags.plugin ?? []);
@@ -57,7 +58,7 @@ export default class Report extends HptCommand {
     const store = new RunStore(flags.store, { readonly: true });
     let text: string;
     try {
-      const data = gatherReport(store, flags.store, { runIds, latest: flags.latest, all: flags.all, resamples: flags.bootstrap, seed: flags.seed });
+      const data = gatherReport(store, storeLabel(flags.store), { runIds, latest: flags.latest, all: flags.all, resamples: flags.bootstrap, seed: flags.seed });
       if (format === 'json') text = `${JSON.stringify(reportToJson(data))}\n`;
       else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}) });
       else {

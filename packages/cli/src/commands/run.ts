@@ -2,12 +2,13 @@ import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSy
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { Flags, type Interfaces } from '@oclif/core';
-import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord } from '@hpt-bench/core';
+import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord, storeLabel } from '@hpt-bench/core';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
 import { cellFlags, type EvalCell, explicitFlags, loadEvalFile, outPath } from '../eval-config.js';
 import { checkDistinctOut, renderMatrixTable, runMatrix } from '../matrix.js';
+import { storeFlag } from '../store-flag.js';
 
 /** The parsed flags of `run` (and of `plan`, which takes the same flags). */
 export type RunFlags = Interfaces.InferredFlags<typeof Run.flags & typeof Run.baseFlags>;
@@ -45,7 +46,7 @@ export default class Run extends HptCommand {
     seed: Flags.integer({ description: 'run seed (recorded; sent to the endpoint as `seed` when given; seeds the baselines)' }),
     concurrency: Flags.integer({ char: 'c', description: 'samples evaluated at once, and the ceiling of the adaptive (AIMD) limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
-    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag(),
     out: Flags.string({ description: 'write one JSON line per sample (with every attempt and call) to this file' }),
     replicates: Flags.integer({ description: 'replicates per sample: climb each ladder N times (pass@k uses them)', default: 1, min: 1, max: 1000 }),
     samples: Flags.integer({ description: 'deprecated alias of --replicates', min: 1, max: 1000, hidden: true }),
@@ -80,7 +81,7 @@ export default class Run extends HptCommand {
     }
     const { summary, tables } = await this.runOne(flags, registry, container);
     if (flags.json) this.printJson(summary);
-    else this.log(renderSummary(summary, flags.store, tables));
+    else this.log(renderSummary(summary, storeLabel(flags.store), tables));
     if (!summary.complete) this.failIncomplete(summary);
   }
 
@@ -164,8 +165,8 @@ export default class Run extends HptCommand {
         session.close();
       } finally {
         const message = left
-          ? `interrupted by ${signal}; this worker left run ${runId} in ${flags.store} to its other workers, which carry on`
-          : `interrupted by ${signal}; run ${runId} is marked failed in ${flags.store} (the same command continues it)`;
+          ? `interrupted by ${signal}; this worker left run ${runId} in ${storeLabel(flags.store)} to its other workers, which carry on`
+          : `interrupted by ${signal}; run ${runId} is marked failed in ${storeLabel(flags.store)} (the same command continues it)`;
         if (flags.json) this.printJson({ error: { code: 'E_INTERRUPTED', message } });
         else process.stderr.write(`Error: ${message}\n`);
         process.exit(signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted);
@@ -194,7 +195,7 @@ export default class Run extends HptCommand {
     try {
       if (flags.out) await writeOut(session.store, runId, flags.out, config.replicates ?? 1);
       // the plugin's own layout of this run's results (e.g. a HiBench scenario's task table and dimensions)
-      if (!flags.json && summary.complete) tables = runSummaryTables(gatherReport(session.store, flags.store, { runIds: [runId], resamples: 200 }), await views());
+      if (!flags.json && summary.complete) tables = runSummaryTables(gatherReport(session.store, storeLabel(flags.store), { runIds: [runId], resamples: 200 }), await views());
     } finally {
       session.close();
     }

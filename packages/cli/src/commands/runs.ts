@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { Flags } from '@oclif/core';
-import { ownerAlive, RunStore, type Json, type WorkerRow } from '@hpt-bench/core';
+import { ownerAlive, RunStore, type Json, storeExists, storeLabel, type WorkerRow } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../base.js';
+import { storeFlag } from '../store-flag.js';
 
 /** One run as `hpt-bench runs --json` lists it. */
 export interface RunListing {
@@ -49,13 +48,13 @@ export default class Runs extends HptCommand {
   static override description = `A run is running (or was killed), failed, or completed. \`hpt-bench run\` with the same configuration continues the newest unfinished one (or joins it as one more worker while other processes execute it); \`--resume <id>\` continues a given one. The workers column counts the processes that executed a run (and how many of them run now); \`--json\` lists them.`;
   static override examples = ['<%= config.bin %> runs', '<%= config.bin %> runs --store results.db --json'];
   static override flags = {
-    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag(),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Runs);
     const listing: RunListing[] = [];
-    if (existsSync(flags.store)) {
+    if (storeExists(flags.store)) {
       const store = new RunStore(flags.store, { readonly: true });
       try {
         const counts = store.sampleCounts();
@@ -75,11 +74,11 @@ export default class Runs extends HptCommand {
       }
     }
     if (flags.json) {
-      this.printJson({ store: flags.store, runs: listing });
+      this.printJson({ store: storeLabel(flags.store), runs: listing });
       return;
     }
     if (listing.length === 0) {
-      this.log(`no runs in ${flags.store}`);
+      this.log(`no runs in ${storeLabel(flags.store)}`);
       return;
     }
     const t = new TerminalTable({ head: ['run', 'status', 'dataset', 'model', 'done', 'errored', 'HPI', 'workers', 'updated'] });

@@ -4,12 +4,12 @@
  * the upper bound of calls, an estimate from an earlier run, and the estimated cost — without calling any model and
  * without writing to the store (it is read only when it exists).
  */
-import { existsSync } from 'node:fs';
 import type { Model, ModelRequest, ModelResponse, Sample } from '@hpt-bench/sdk';
 import { cacheKey } from '../exec/cache-key.js';
 import { LadderEngine } from '../ladder/engine.js';
 import { cacheLookup } from '../store/cache.js';
 import { type RunRecord, RunStore } from '../store/store.js';
+import { storeExists } from '../store/location.js';
 import { configHashes, dataFingerprint, type RunConfig } from './config.js';
 import { sampleStream } from './execute.js';
 import { ladderSetup, type PreparedRun } from './resolve.js';
@@ -93,7 +93,7 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
   const config: RunConfig = { ...prepared.config, ...(dataHash ? { dataHash } : {}) };
   const [hash, legacy] = configHashes(config) as [string, string?];
   const adaptive = config.mode === 'adaptive';
-  const store = existsSync(options.storePath) ? new RunStore(options.storePath, { readonly: true }) : undefined;
+  const store = storeExists(options.storePath) ? new RunStore(options.storePath, { readonly: true }) : undefined;
   try {
     // the run `run` would write to: the newest unfinished run of this hash; else a completed one is named (a new run)
     let storedIn: RunPlanEstimate['storedIn'];

@@ -5,10 +5,10 @@
  * the same positions.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { HptError, type Json, type Sample } from '@hpt-bench/sdk';
 import { type RunRecord, RunStore } from '../store/store.js';
+import { storeExists, storeLabel } from '../store/location.js';
 import { canonicalJson, configHashes, fromStoredConfig, type RunConfig, type RunPlan } from './config.js';
 
 /**
@@ -164,11 +164,11 @@ export function checkResumedSample(runId: string, sample: Pick<Sample, 'id' | 'i
  * @throws HptError `E_CONFIG` when the store or the run does not exist.
  */
 export function storedRunConfig(storePath: string, runId: string): RunConfig {
-  if (!existsSync(storePath)) throw new HptError('E_CONFIG', `no store at ${storePath} (give --store), so there is no run ${runId} to resume`);
+  if (!storeExists(storePath)) throw new HptError('E_CONFIG', `no store at ${storeLabel(storePath)} (give --store), so there is no run ${runId} to resume`);
   const store = new RunStore(storePath);
   try {
     const run = store.getRun(runId);
-    if (!run) throw new HptError('E_CONFIG', `no run ${runId} in ${storePath}; see \`hpt-bench runs --store ${storePath}\``);
+    if (!run) throw new HptError('E_CONFIG', `no run ${runId} in ${storeLabel(storePath)}; see \`hpt-bench runs --store ${storeLabel(storePath)}\``);
     return fromStoredConfig(run.config);
   } finally {
     store.close();

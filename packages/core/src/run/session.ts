@@ -4,7 +4,6 @@
  * cache, the endpoint limiters and retry policy shared by every model client, and the HPI_Dataset saved by
  * `hpt-bench calibrate --save` (hpt.md §2.4). Used by `hpt-bench run`, `judge` and `calibrate`.
  */
-import { existsSync } from 'node:fs';
 import type { DependencyContainer } from 'tsyringe';
 import { type Logger, type Model, Tokens } from '@hpt-bench/sdk';
 import { Batcher } from '../exec/batcher.js';
@@ -14,6 +13,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../exec/retry.js';
 import { CallCache } from '../store/cache.js';
 import type { SavedCalibration } from '../store/calibrations.js';
 import { RunStore } from '../store/store.js';
+import { storeExists } from '../store/location.js';
 import type { RunConfig } from './config.js';
 import { createRngFactory } from './rng.js';
 
@@ -167,7 +167,7 @@ export class RunSession {
    * does not exist yet is not created.
    */
   savedHpiDataset(datasetId: string): SavedCalibration | undefined {
-    if (!this.opened && !existsSync(this.options.storePath)) return undefined;
+    if (!this.opened && !storeExists(this.options.storePath)) return undefined;
     return this.store.savedHpiDataset(datasetId);
   }
 

@@ -3,7 +3,7 @@
  * interrupted run picks its batches up again instead of submitting (and paying for) them twice. Every statement on the
  * `batches` table is here; the SQL is portable (SQLite and PostgreSQL: no `INSERT OR ...`, no pragma, TEXT / INTEGER).
  */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 
 /** The `batches` table (part of `RUN_SCHEMA`). */
 export const BATCHES_SCHEMA = `
@@ -87,19 +87,19 @@ const fromRow = (r: BatchRow): StoredBatch => ({
  * Record a batch (state `submitted`, or `uploaded` for a batch whose input file is uploaded but which is not created
  * yet: id `file:<input file id>`); recording the same id again keeps the first row.
  */
-export function recordBatch(db: Database.Database, b: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void {
+export function recordBatch(db: SqlDatabase, b: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void {
   db.prepare(
     'INSERT INTO batches (id, run_id, round, model, endpoint, state, input_file_id, custom_ids, requests, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
   ).run(b.id, b.runId, b.round, b.model, b.endpoint, b.state ?? 'submitted', b.inputFileId, JSON.stringify(b.customIds), b.customIds.length, b.submittedAt);
 }
 
 /** An `uploaded` batch (id `file:<input file id>`) was created at the provider as `batchId`: the row takes that id, state `submitted`. */
-export function assignBatch(db: Database.Database, uploadedId: string, batchId: string): void {
+export function assignBatch(db: SqlDatabase, uploadedId: string, batchId: string): void {
   db.prepare("UPDATE batches SET id = ?, state = 'submitted' WHERE id = ?").run(batchId, uploadedId);
 }
 
 /** Set a batch's state (and its output / error file ids and end time, when given). */
-export function updateBatch(db: Database.Database, id: string, state: StoredBatchState, extra: { outputFileId?: string; errorFileId?: string; finishedAt?: string } = {}): void {
+export function updateBatch(db: SqlDatabase, id: string, state: StoredBatchState, extra: { outputFileId?: string; errorFileId?: string; finishedAt?: string } = {}): void {
   db.prepare('UPDATE batches SET state = ?, output_file_id = COALESCE(?, output_file_id), error_file_id = COALESCE(?, error_file_id), finished_at = COALESCE(?, finished_at) WHERE id = ?').run(
     state,
     extra.outputFileId ?? null,
@@ -114,11 +114,11 @@ export function updateBatch(db: Database.Database, id: string, state: StoredBatc
  * an interrupted run left in flight. Batches whose provider state is `failed` or `cancelled` are left out (nothing to
  * read from them).
  */
-export function unconsumedBatches(db: Database.Database, model: string): StoredBatch[] {
+export function unconsumedBatches(db: SqlDatabase, model: string): StoredBatch[] {
   return (db.prepare("SELECT * FROM batches WHERE model = ? AND state IN ('uploaded', 'submitted', 'completed', 'expired') ORDER BY submitted_at, id").all(model) as BatchRow[]).map(fromRow);
 }
 
 /** Every batch submitted for run `runId`, oldest first. */
-export function batchesOfRun(db: Database.Database, runId: string): StoredBatch[] {
+export function batchesOfRun(db: SqlDatabase, runId: string): StoredBatch[] {
   return (db.prepare('SELECT * FROM batches WHERE run_id = ? ORDER BY submitted_at, id').all(runId) as BatchRow[]).map(fromRow);
 }

@@ -1,8 +1,8 @@
 /**
- * The model-call cache (DESIGN.md "store"): one table in the SQLite store, so a rerun or a resumed run never pays twice
+ * The model-call cache (DESIGN.md "store"): one table in the run store (SQLite or PostgreSQL), so a rerun or a resumed run never pays twice
  * for the same call. Its keys are computed by exec/cache-key.ts; every statement on the table is here.
  */
-import type Database from 'better-sqlite3';
+import { type SqlDatabase, type SqlHandle, sqlHandle, type SqlStatement } from './sql.js';
 import type { ModelResponse } from '@hpt-bench/sdk';
 import { endpointForCache } from '../exec/cache-key.js';
 import { CACHE_SCHEMA } from './schema.js';
@@ -17,7 +17,7 @@ interface StoredResponse {
 }
 
 /**
- * The model-call cache over the run store's SQLite handle (`new CallCache(store.db, store)`). Table
+ * The model-call cache over the run store's database handle (`new CallCache(store.db, store)`). Table
  * `call_cache (key, model, endpoint, response JSON, created_at ISO-8601, hits)`; a response is stored as
  * `{text, logprobs?, usage, finishReason}` (latency and the `cached` flag are not stored). Safe to share between
  * processes on one file (SQLite WAL); first writer wins.
@@ -28,18 +28,21 @@ interface StoredResponse {
  * real endpoint latencies, which a crash loses anyway. Without one, every put and hit commits on its own.
  */
 export class CallCache {
-  private readonly getStmt: Database.Statement<[string], { response: string }>;
-  private readonly hitStmt: Database.Statement<[string]>;
-  private readonly putStmt: Database.Statement<[string, string, string | null, string, string]>;
+  private readonly getStmt: SqlStatement<{ response: string }>;
+  private readonly hitStmt: SqlStatement;
+  private readonly putStmt: SqlStatement;
   /** entries put but not yet committed (queued in `writes`), by key */
   private readonly unwritten = new Map<string, string>();
 
-  /** Creates the `call_cache` table when missing. */
-  constructor(private readonly db: Database.Database, private readonly writes?: WriteQueue) {
-    db.exec(CACHE_SCHEMA);
-    this.getStmt = db.prepare('SELECT response FROM call_cache WHERE key = ?');
+  private readonly db: SqlDatabase;
+
+  /** Creates the `call_cache` table when missing. `handle`: the store's `db` (or a raw better-sqlite3 connection). */
+  constructor(handle: SqlHandle, private readonly writes?: WriteQueue) {
+    const db = (this.db = sqlHandle(handle));
+    if (!db.hasTable('call_cache')) db.exec(CACHE_SCHEMA);
+    this.getStmt = db.prepare<{ response: string }>('SELECT response FROM call_cache WHERE key = ?');
     this.hitStmt = db.prepare('UPDATE call_cache SET hits = hits + 1 WHERE key = ?');
-    this.putStmt = db.prepare('INSERT OR IGNORE INTO call_cache (key, model, endpoint, response, created_at) VALUES (?, ?, ?, ?, ?)');
+    this.putStmt = db.prepare('INSERT INTO call_cache (key, model, endpoint, response, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING');
   }
 
   /** The stored response for `key` (counting a hit), or undefined. The result has no `latencyMs` and no `cached` flag. */
@@ -54,7 +57,7 @@ export class CallCache {
 
   /**
    * Store `response` under `key` for model id `model` at `endpoint` (stored without credentials). An existing entry is
-   * kept (INSERT OR IGNORE). Does not check `cacheable` — callers do.
+   * kept (ON CONFLICT DO NOTHING). Does not check `cacheable` — callers do.
    */
   put(key: string, model: string, endpoint: string | undefined, response: ModelResponse): void {
     const stored: StoredResponse = {
@@ -69,7 +72,7 @@ export class CallCache {
       this.putStmt.run(...row);
       return;
     }
-    if (this.unwritten.has(key)) return; // first writer wins, as INSERT OR IGNORE
+    if (this.unwritten.has(key)) return; // first writer wins, as ON CONFLICT DO NOTHING
     this.unwritten.set(key, json);
     this.writes.defer(() => {
       this.unwritten.delete(key);
@@ -95,9 +98,9 @@ export class CallCache {
  * A read-only lookup of the cache table of a store opened for reading (`hpt-bench plan`): whether an entry exists for
  * a key, without counting a hit or creating the table (a store without one has no entries).
  */
-export function cacheLookup(db: Database.Database): (key: string) => boolean {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'call_cache'").get();
-  if (!table) return () => false;
+export function cacheLookup(handle: SqlHandle): (key: string) => boolean {
+  const db = sqlHandle(handle);
+  if (!db.hasTable('call_cache')) return () => false;
   const stmt = db.prepare('SELECT 1 FROM call_cache WHERE key = ?');
   return (key) => stmt.get(key) !== undefined;
 }

@@ -1,8 +1,8 @@
 /**
  * Saved HPI_Dataset calibrations (specs/hpt.md §2.4, §9 #21): `hpt-bench calibrate --save` writes a
- * dataset's computed HPI_Dataset here, in the run store's SQLite file, for later runs to use.
+ * dataset's computed HPI_Dataset here, in the run store (SQLite or PostgreSQL), for later runs to use.
  */
-import type Database from 'better-sqlite3';
+import { type SqlHandle, sqlHandle } from './sql.js';
 import { HptError } from '@hpt-bench/sdk';
 import { CALIBRATIONS_SCHEMA } from './schema.js';
 
@@ -29,13 +29,16 @@ export interface SavedCalibration {
  * @returns what was saved.
  * @throws HptError `E_CONFIG` for a non-finite or non-positive value or n < 1.
  */
-export function saveCalibration(db: Database.Database, calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+export function saveCalibration(handle: SqlHandle, calibration: { dataset: string; hpiDataset: number; n: number; source: string; createdAt?: string }): SavedCalibration {
+  const db = sqlHandle(handle);
   const { dataset, hpiDataset, n, source } = calibration;
   if (!Number.isFinite(hpiDataset) || hpiDataset <= 0) throw new HptError('E_CONFIG', `HPI_Dataset of ${dataset} must be a positive number, got ${hpiDataset}`);
   if (!Number.isInteger(n) || n < 1) throw new HptError('E_CONFIG', `a calibration of ${dataset} needs at least one sample, got n = ${n}`);
   const createdAt = calibration.createdAt ?? new Date().toISOString();
-  db.exec(CALIBRATIONS_SCHEMA);
-  db.prepare('INSERT OR REPLACE INTO hpi_calibrations (dataset, hpi_dataset, n, source, created_at) VALUES (?, ?, ?, ?, ?)').run(dataset, hpiDataset, n, source, createdAt);
+  if (!db.hasTable('hpi_calibrations')) db.exec(CALIBRATIONS_SCHEMA);
+  db.prepare(
+    'INSERT INTO hpi_calibrations (dataset, hpi_dataset, n, source, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (dataset) DO UPDATE SET hpi_dataset = excluded.hpi_dataset, n = excluded.n, source = excluded.source, created_at = excluded.created_at',
+  ).run(dataset, hpiDataset, n, source, createdAt);
   return { hpiDataset, n, source, createdAt };
 }
 
@@ -43,9 +46,9 @@ export function saveCalibration(db: Database.Database, calibration: { dataset: s
  * The HPI_Dataset saved for `datasetId` by `saveCalibration`, or undefined when none was saved (also when the store has
  * no `hpi_calibrations` table yet; nothing is written).
  */
-export function savedHpiDataset(db: Database.Database, datasetId: string): SavedCalibration | undefined {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'hpi_calibrations'").get();
-  if (!table) return undefined;
+export function savedHpiDataset(handle: SqlHandle, datasetId: string): SavedCalibration | undefined {
+  const db = sqlHandle(handle);
+  if (!db.hasTable('hpi_calibrations')) return undefined;
   const row = db.prepare('SELECT hpi_dataset, n, source, created_at FROM hpi_calibrations WHERE dataset = ?').get(datasetId) as
     | { hpi_dataset: number; n: number; source: string; created_at: string }
     | undefined;

@@ -12,7 +12,7 @@
  * workers). Every statement here is portable SQL (SQLite and PostgreSQL): `ON CONFLICT … DO UPDATE`, `RETURNING`,
  * INTEGER and TEXT columns only.
  */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sql.js';
 
 /**
  * Samples per claim block: 32. A worker makes one claim (one upsert plus one read of the block's recorded samples)
@@ -67,7 +67,7 @@ export interface WorkerRow {
  * @param now epoch ms; the lease runs until `now + leaseMs`.
  * @returns whether `worker` holds the block now.
  */
-export function claimBlock(db: Database.Database, runId: string, block: number, worker: string, now = Date.now(), leaseMs = LEASE_MS): boolean {
+export function claimBlock(db: SqlDatabase, runId: string, block: number, worker: string, now = Date.now(), leaseMs = LEASE_MS): boolean {
   const row = db
     .prepare(
       `INSERT INTO run_claims (run_id, block, worker, claimed_at, lease_until, done, taken_from) VALUES (?, ?, ?, ?, ?, 0, NULL)
@@ -87,7 +87,7 @@ export function claimBlock(db: Database.Database, runId: string, block: number, 
  * Extend the leases of every open block `worker` holds in run `runId` to `now + leaseMs` (its heartbeat).
  * @returns the blocks it still holds (a block whose lease expired and was taken over is no longer among them).
  */
-export function renewClaims(db: Database.Database, runId: string, worker: string, now = Date.now(), leaseMs = LEASE_MS): number[] {
+export function renewClaims(db: SqlDatabase, runId: string, worker: string, now = Date.now(), leaseMs = LEASE_MS): number[] {
   db.prepare('UPDATE run_claims SET lease_until = ? WHERE run_id = ? AND worker = ? AND done = 0').run(now + leaseMs, runId, worker);
   return (db.prepare('SELECT block FROM run_claims WHERE run_id = ? AND worker = ? AND done = 0 ORDER BY block').all(runId, worker) as { block: number }[]).map((r) => r.block);
 }
@@ -97,22 +97,22 @@ export function renewClaims(db: Database.Database, runId: string, worker: string
  * the block's last sample write, so "done" is never committed without the samples.
  * @returns whether the row was updated.
  */
-export function completeBlock(db: Database.Database, runId: string, block: number, worker: string): boolean {
+export function completeBlock(db: SqlDatabase, runId: string, block: number, worker: string): boolean {
   return db.prepare('UPDATE run_claims SET done = 1 WHERE run_id = ? AND block = ? AND worker = ?').run(runId, block, worker).changes === 1;
 }
 
 /** Let the open blocks of `worker` be taken at once (a worker that stops early): their leases end now. @returns how many. */
-export function releaseClaims(db: Database.Database, runId: string, worker: string): number {
+export function releaseClaims(db: SqlDatabase, runId: string, worker: string): number {
   return db.prepare('UPDATE run_claims SET lease_until = 0 WHERE run_id = ? AND worker = ? AND done = 0').run(runId, worker).changes;
 }
 
 /** The open (not done) claims of run `runId`, by block. */
-export function openClaims(db: Database.Database, runId: string): ClaimRow[] {
+export function openClaims(db: SqlDatabase, runId: string): ClaimRow[] {
   return (db.prepare('SELECT block, worker, lease_until, done, taken_from FROM run_claims WHERE run_id = ? AND done = 0 ORDER BY block').all(runId) as Record<string, unknown>[]).map(claimFromRow);
 }
 
 /** Claim counts of run `runId`: blocks claimed, done, and taken over from another worker. */
-export function claimCounts(db: Database.Database, runId: string): { blocks: number; done: number; takenOver: number } {
+export function claimCounts(db: SqlDatabase, runId: string): { blocks: number; done: number; takenOver: number } {
   const r = db
     .prepare('SELECT COUNT(*) AS blocks, COALESCE(SUM(done), 0) AS done, COALESCE(SUM(CASE WHEN taken_from IS NULL THEN 0 ELSE 1 END), 0) AS taken FROM run_claims WHERE run_id = ?')
     .get(runId) as { blocks: number; done: number; taken: number };
@@ -120,7 +120,7 @@ export function claimCounts(db: Database.Database, runId: string): { blocks: num
 }
 
 /** Forget every claim of run `runId` (a process that continues a run no live worker executes starts a new round). */
-export function resetClaims(db: Database.Database, runId: string): void {
+export function resetClaims(db: SqlDatabase, runId: string): void {
   db.prepare('DELETE FROM run_claims WHERE run_id = ?').run(runId);
 }
 
@@ -128,7 +128,7 @@ export function resetClaims(db: Database.Database, runId: string): void {
  * Record `worker` as a worker of run `runId`, state `running`, heartbeat now (again, when the same `<host>:<pid>`
  * worked on the run before).
  */
-export function registerWorker(db: Database.Database, runId: string, worker: string, now = new Date().toISOString()): void {
+export function registerWorker(db: SqlDatabase, runId: string, worker: string, now = new Date().toISOString()): void {
   db.prepare(
     `INSERT INTO run_workers (run_id, worker, started_at, heartbeat_at, state, samples, claims) VALUES (?, ?, ?, ?, 'running', 0, 0)
      ON CONFLICT (run_id, worker) DO UPDATE SET started_at = excluded.started_at, heartbeat_at = excluded.heartbeat_at, state = 'running', samples = 0, claims = 0`,
@@ -136,7 +136,7 @@ export function registerWorker(db: Database.Database, runId: string, worker: str
 }
 
 /** Update a worker's row: heartbeat now and, when given, its samples finished, blocks claimed and state. */
-export function updateWorker(db: Database.Database, runId: string, worker: string, figures: { samples?: number; claims?: number; state?: string }, now = new Date().toISOString()): void {
+export function updateWorker(db: SqlDatabase, runId: string, worker: string, figures: { samples?: number; claims?: number; state?: string }, now = new Date().toISOString()): void {
   db.prepare('UPDATE run_workers SET heartbeat_at = ?, samples = COALESCE(?, samples), claims = COALESCE(?, claims), state = COALESCE(?, state) WHERE run_id = ? AND worker = ?').run(
     now, figures.samples ?? null, figures.claims ?? null, figures.state ?? null, runId, worker,
   );
@@ -146,7 +146,7 @@ export function updateWorker(db: Database.Database, runId: string, worker: strin
  * The workers of run `runId` (all runs when undefined), oldest first. A store without the table (written by an older
  * version and opened read-only) has none.
  */
-export function listWorkers(db: Database.Database, runId?: string): WorkerRow[] {
+export function listWorkers(db: SqlDatabase, runId?: string): WorkerRow[] {
   let rows: Record<string, unknown>[];
   try {
     rows = (runId === undefined

@@ -1,5 +1,5 @@
 /**
- * Opening the store's SQLite file: pragmas, the migrations of stores written by earlier versions (additive columns,
+ * Opening the store: an SQLite file or a PostgreSQL database (a `postgres://` URL, store/postgres.ts). For SQLite: pragmas, the migrations of stores written by earlier versions (additive columns,
  * the attempt-ordinal rebuild), the tables (store/schema.ts), and read-only opening (with a private snapshot when
  * SQLite cannot open a WAL file read-only in place).
  */
@@ -7,19 +7,51 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { ADDED_COLUMNS, MIGRATE_ATTEMPTS_V2, RUN_SCHEMA } from './schema.js';
+import { isPostgresUrl, PostgresDatabase } from './postgres.js';
+import { ADDED_COLUMNS, CACHE_SCHEMA, CALIBRATIONS_SCHEMA, MIGRATE_ATTEMPTS_V2, RUN_SCHEMA } from './schema.js';
+import { type SqlDatabase, SqliteDatabase } from './sql.js';
 
 /**
- * Open the store at `path`: read-only (`openReadOnly`; the file must hold a `runs` table), or for writing (directories
+ * Open the store at `location`, an SQLite file path or a `postgres://` / `postgresql://` URL (the one place that picks
+ * the backend): read-only (`openReadOnly`; the file must hold a `runs` table), or for writing (directories
  * created, WAL journal, foreign keys, earlier stores migrated, missing tables created).
  * @param onSnapshot receives the path of a read-only snapshot copy, which the caller removes on close.
  * @throws the SQLite (or file system) error; `RunStore` turns it into `E_STORE`.
  */
-export function openStoreDatabase(path: string, readonly: boolean, onSnapshot: (copy: string) => void): Database.Database {
+export function openStoreDatabase(location: string, readonly: boolean, onSnapshot: (copy: string) => void): SqlDatabase {
+  if (isPostgresUrl(location)) return openPostgres(location, readonly);
+  return new SqliteDatabase(openSqlite(location, readonly, onSnapshot));
+}
+
+/**
+ * Open the PostgreSQL database at `url`: read-only (it must hold a `runs` table; writes are refused), or for writing
+ * (newer columns added to tables of earlier versions, missing tables created, under the store's lock so that processes
+ * starting together do not race on the catalogue).
+ */
+function openPostgres(url: string, readonly: boolean): SqlDatabase {
+  const db = new PostgresDatabase(url, { readonly });
+  try {
+    if (readonly) {
+      if (!db.hasTable('runs')) throw new Error('not an hpt-bench store (no runs table)');
+      return db;
+    }
+    db.transaction(() => {
+      for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
+      // every table at once: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against a concurrent creator
+      db.exec(RUN_SCHEMA + CACHE_SCHEMA + CALIBRATIONS_SCHEMA);
+    }).immediate();
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function openSqlite(path: string, readonly: boolean, onSnapshot: (copy: string) => void): Database.Database {
   if (readonly) {
     const db = openReadOnly(path, onSnapshot);
     db.pragma('busy_timeout = 5000');
-    if (!hasTable(db, 'runs')) {
+    if (!new SqliteDatabase(db).hasTable('runs')) {
       db.close();
       throw new Error('not an hpt-bench store (no runs table)');
     }
@@ -33,8 +65,9 @@ export function openStoreDatabase(path: string, readonly: boolean, onSnapshot: (
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     // stores written by earlier versions gain the newer columns (nullable or defaulted, so old rows stay valid)
-    for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
-    if (hasTable(db, 'attempts') && hasTable(db, 'calls') && !columnsOf(db, 'attempts').has('attempt')) migrateAttemptsV2(db);
+    const handle = new SqliteDatabase(db);
+    for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(handle, table, columns);
+    if (handle.hasTable('attempts') && handle.hasTable('calls') && !handle.columns('attempts').has('attempt')) migrateAttemptsV2(db);
     db.exec(RUN_SCHEMA);
     return db;
   } catch (e) {
@@ -43,20 +76,11 @@ export function openStoreDatabase(path: string, readonly: boolean, onSnapshot: (
   }
 }
 
-/** Whether the database has table `name`. */
-export function hasTable(db: Database.Database, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-}
-
-function columnsOf(db: Database.Database, table: string): Set<string> {
-  return new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
-}
-
 /** Add the columns `table` lacks (a table that does not exist yet is left to RUN_SCHEMA). */
-function addMissingColumns(db: Database.Database, table: string, columns: Record<string, string>): void {
-  if (!hasTable(db, table)) return;
-  const have = columnsOf(db, table);
-  for (const [name, type] of Object.entries(columns)) if (!have.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
+function addMissingColumns(db: SqlDatabase, table: string, columns: Record<string, string>): void {
+  if (!db.hasTable(table)) return;
+  const have = db.columns(table);
+  for (const [name, type] of Object.entries(columns)) if (!have.has(name)) db.addColumn(table, name, type);
 }
 
 /** Rebuild attempts and calls with the attempt ordinal in their keys (see MIGRATE_ATTEMPTS_V2); all or nothing. */
@@ -103,9 +127,9 @@ export function openReadOnly(path: string, onSnapshot: (copy: string) => void): 
 }
 
 
-/** Whether an SQLite error says the database (or its directory) cannot be written. */
+/** Whether a database error says the database (or its directory) cannot be written. */
 export function isReadOnlyError(e: unknown): boolean {
   const code = (e as { code?: string }).code ?? '';
-  return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || /read-?only/i.test((e as Error).message ?? '');
+  return code.startsWith('SQLITE_READONLY') || code === 'SQLITE_CANTOPEN' || code === 'E_READONLY' || code === '25006' || /read-?only/i.test((e as Error).message ?? '');
 }
 

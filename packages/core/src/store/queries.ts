@@ -3,7 +3,7 @@
  * (`hpt-bench cache stats`). Plain reads of the store's tables (store/schema.ts); callers go through `RunStore`
  * methods (`sampleUnitRows`, `cacheStats`), which commit pending writes first.
  */
-import type Database from 'better-sqlite3';
+import { type SqlHandle, sqlHandle } from './sql.js';
 import type { Json } from '@hpt-bench/sdk';
 
 /** What `cacheStats` reports: entries, stored bytes (key + response + model + endpoint), total hits, and per model id. */
@@ -18,11 +18,12 @@ export interface CacheStats {
  * Size and use of the model-call cache: entries, bytes (UTF-8 bytes of key, response, model and endpoint), hits, and
  * entries and hits per model id (sorted by model id). Reads the `call_cache` table, which must exist.
  */
-export function cacheStats(db: Database.Database): CacheStats {
+export function cacheStats(handle: SqlHandle): CacheStats {
+  const db = sqlHandle(handle);
   const total = db
     .prepare(
       `SELECT COUNT(*) AS entries, COALESCE(SUM(hits), 0) AS hits,
-              COALESCE(SUM(LENGTH(CAST(key AS BLOB)) + LENGTH(CAST(response AS BLOB)) + LENGTH(CAST(model AS BLOB)) + COALESCE(LENGTH(CAST(endpoint AS BLOB)), 0)), 0) AS bytes
+              COALESCE(SUM(OCTET_LENGTH(key) + OCTET_LENGTH(response) + OCTET_LENGTH(model) + COALESCE(OCTET_LENGTH(endpoint), 0)), 0) AS bytes
        FROM call_cache`,
     )
     .get() as { entries: number; hits: number; bytes: number };
@@ -51,8 +52,8 @@ export interface SampleUnitRow {
 }
 
 /** A run's done samples in input order (errored rows are left out). */
-export function sampleUnitRows(db: Database.Database, runId: string): SampleUnitRow[] {
-  const rows = db
+export function sampleUnitRows(handle: SqlHandle, runId: string): SampleUnitRow[] {
+  const rows = sqlHandle(handle)
     .prepare("SELECT sample_id, idx, level, hpi, solved, scores, meta FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx")
     .all(runId) as { sample_id: string; idx: number; level: number | null; hpi: number; solved: number; scores: number; meta: string | null }[];
   return rows.map((r) => ({

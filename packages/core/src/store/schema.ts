@@ -193,3 +193,19 @@ CREATE TABLE IF NOT EXISTS hpi_calibrations (
   created_at TEXT NOT NULL
 );
 `;
+
+/**
+ * Every table definition of the store, in an order in which each table comes after the tables it references (what
+ * `store migrate` copies, in this order; a new schema constant belongs in this list).
+ */
+export const STORE_SCHEMAS: readonly string[] = [RUN_SCHEMA, CACHE_SCHEMA, CALIBRATIONS_SCHEMA];
+
+/** The store's table names in `STORE_SCHEMAS` order (parents before children). */
+export function storeTables(): string[] {
+  return STORE_SCHEMAS.flatMap(tablesOf);
+}
+
+/** The tables a schema constant creates, in order. */
+export function tablesOf(schema: string): string[] {
+  return [...schema.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((m) => m[1]!);
+}

@@ -1,14 +1,15 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type Database from 'better-sqlite3';
 import { HptError, type Json, type SampleResult } from '@hpt-bench/sdk';
 import { CallCache } from './cache.js';
 import { assignBatch, batchesOfRun, recordBatch, type StoredBatch, type StoredBatchState, unconsumedBatches, updateBatch } from './batches.js';
 import { claimBlock, claimCounts, type ClaimRow, completeBlock, listWorkers, openClaims, registerWorker, releaseClaims, renewClaims, resetClaims, updateWorker, type WorkerRow } from './claims.js';
 import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calibrations.js';
 import { isReadOnlyError, openStoreDatabase } from './db.js';
-import { sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
+import { storeLabel } from './location.js';
+import { cacheStats, sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
 import { attemptFromRow, selectionFromRow, storedGraded, toRun, wellFormed } from './rows.js';
+import type { SqlDatabase, SqlStatement } from './sql.js';
 import { decodeMessages, encodeMessages } from './texts.js';
 import { checkGroupCommit, DEFAULT_GROUP_COMMIT, type GroupCommit, GroupWriter, type WriteQueue } from './writer.js';
 
@@ -78,15 +79,18 @@ export interface StoredAggregate {
 
 
 /**
- * The SQLite run store (DESIGN.md "store"): one file, WAL journal, every write of a sample in one transaction, so a
+ * The run store (DESIGN.md "store"): an SQLite file (WAL journal) or a PostgreSQL database (a `postgres://` URL, same
+ * tables and guarantees; store/postgres.ts), every write of a sample in one transaction, so a
  * crash leaves either the whole sample (with its attempts and calls) or nothing of it. Sample writes are grouped into
  * shared transactions (`GroupCommit`).
  */
 export class RunStore implements WriteQueue {
-  readonly db: Database.Database;
+  /** the database connection (SQLite or PostgreSQL, `SqlDatabase`); new store code takes it and writes portable SQL */
+  readonly db: SqlDatabase;
 
   /**
-   * Open (creating directories and tables as needed) the store at `path`.
+   * Open (creating directories and tables as needed) the store at `path`: an SQLite file, or a PostgreSQL database
+   * given as a `postgres://user@host:port/db` (or `postgresql://`) URL, whose password is never shown in messages.
    * @param options.groupCommit batching of the per-sample writes (default `DEFAULT_GROUP_COMMIT`).
    * @param options.readonly open for reading only (the reading commands `runs`, `report`, `compare`, `cache stats`):
    *   works on a read-only file, directory or mount; the file must exist and nothing is created or migrated; any write
@@ -101,9 +105,9 @@ export class RunStore implements WriteQueue {
       this.db = openStoreDatabase(path, this.readonly, (copy) => (this.snapshot = copy));
     } catch (e) {
       const hint = this.readonly ? '' : isReadOnlyError(e) ? ' (the file or its directory is read-only: reading commands such as `runs` and `report` still work)' : '';
-      throw new HptError('E_STORE', `cannot open store ${path}: ${(e as Error).message}${hint}`, { exitCode: this.readonly ? 2 : 1 });
+      throw new HptError('E_STORE', `cannot open store ${storeLabel(path)}: ${redactLocation((e as Error).message, path)}${hint}`, { exitCode: this.readonly ? 2 : 1 });
     }
-    this.writer = new GroupWriter(this.db, path, group, this.readonly);
+    this.writer = new GroupWriter(this.db, storeLabel(path), group, this.readonly);
   }
 
   /** Opened with `readonly` (see the constructor). */
@@ -315,10 +319,10 @@ export class RunStore implements WriteQueue {
     });
   }
 
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqlStatement>();
 
   /** A prepared statement, compiled once per store (the per-sample writes are on the hot path of a run). */
-  private stmt(sql: string): Database.Statement {
+  private stmt(sql: string): SqlStatement {
     let st = this.statements.get(sql);
     if (!st) {
       st = this.db.prepare(sql);
@@ -332,7 +336,7 @@ export class RunStore implements WriteQueue {
    * or rolled back with the sample (no in-memory "already stored" set: a rolled-back sample would leave it wrong).
    */
   private readonly putText = (hash: string, body: string): void => {
-    this.stmt('INSERT OR IGNORE INTO texts (hash, body) VALUES (?, ?)').run(hash, body);
+    this.stmt('INSERT INTO texts (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING').run(hash, body);
   };
 
   /** A stored call's messages with their shared lines restored (texts.ts). */
@@ -428,8 +432,8 @@ export class RunStore implements WriteQueue {
   aggregate(runId: string): StoredAggregate {
     this.sync();
     const s = this.db
-      .prepare("SELECT COUNT(*) AS samples, COALESCE(SUM(scores), 0) AS n, COALESCE(SUM(hpi), 0) AS hpiSum, COALESCE(SUM(solved), 0) AS solved FROM samples WHERE run_id = ? AND status = 'done'")
-      .get(runId) as { samples: number; n: number; hpiSum: number; solved: number };
+      .prepare("SELECT COUNT(*) AS samples, COALESCE(SUM(scores), 0) AS n, COALESCE(SUM(hpi), 0) AS hpi_sum, COALESCE(SUM(solved), 0) AS solved FROM samples WHERE run_id = ? AND status = 'done'")
+      .get(runId) as { samples: number; n: number; hpi_sum: number; solved: number };
     const errored = (this.db.prepare("SELECT COUNT(*) AS c FROM samples WHERE run_id = ? AND status = 'errored'").get(runId) as { c: number }).c;
     const levels = this.db.prepare("SELECT level, COUNT(*) AS c FROM samples WHERE run_id = ? AND status = 'done' AND solved > 0 GROUP BY level").all(runId) as { level: number; c: number }[];
     const sel = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(1 - valid), 0) AS invalid FROM selections WHERE run_id = ?').get(runId) as { n: number; invalid: number };
@@ -450,7 +454,7 @@ export class RunStore implements WriteQueue {
     for (const l of levels) levelCounts[String(l.level)] = l.c;
     return {
       n: s.n,
-      hpiSum: s.hpiSum,
+      hpiSum: this.db.dialect === 'sqlite' ? s.hpi_sum : compensatedSum(this.db.prepare("SELECT hpi FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").all(runId) as { hpi: number }[]),
       solved: s.solved,
       samples: s.samples,
       levelCounts,
@@ -560,7 +564,9 @@ export class RunStore implements WriteQueue {
   /** Size and use of the model-call cache (`cacheStats`). */
   cacheStats(): CacheStats {
     this.sync();
-    return new CallCache(this.db).stats();
+    // a store without the table has no entries (and a read-only store cannot create it)
+    if (!this.db.hasTable('call_cache')) return { entries: 0, bytes: 0, hits: 0, byModel: {} };
+    return cacheStats(this.db);
   }
 
   /** Delete every cached model response, or only those of model id `model`; returns the number deleted. */
@@ -633,9 +639,24 @@ export class RunStore implements WriteQueue {
   }
 }
 
+/** `message` without the password of `location` (a database URL; error text may quote it). */
+function redactLocation(message: string, location: string): string {
+  const label = storeLabel(location);
+  return label === location ? message : message.split(location).join(label);
+}
 
-
-
-
-
-
+/**
+ * The sum of the rows' `hpi` as SQLite's SUM computes it (since 3.43: Kahan-Babuska-Neumaier compensated summation, in
+ * the rows' order, here input order as SQLite reads them through the primary key), so a PostgreSQL store (whose SUM
+ * adds doubles plainly, in storage order) gives the same HPI to the last bit.
+ */
+function compensatedSum(rows: { hpi: number }[]): number {
+  let sum = 0;
+  let err = 0;
+  for (const { hpi } of rows) {
+    const t = sum + hpi;
+    err += Math.abs(sum) > Math.abs(hpi) ? sum - t + hpi : hpi - t + sum;
+    sum = t;
+  }
+  return sum + err;
+}

@@ -2,7 +2,7 @@
  * The store's writer: group commit of the per-sample writes (and of the call cache's), and the store's sticky failure
  * once a commit lost writes.
  */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase, SqlTransaction } from './sql.js';
 import { HptError } from '@hpt-bench/sdk';
 
 /**
@@ -26,7 +26,7 @@ export const DEFAULT_GROUP_COMMIT: GroupCommit = { maxWrites: 128, maxDelayMs: 1
 
 /** Queues writes for the next group commit (implemented by `RunStore`; used by `CallCache`). */
 export interface WriteQueue {
-  /** Run `write` (synchronous SQLite statements) inside the next group commit. */
+  /** Run `write` (synchronous statements on the store's handle) inside the next group commit. */
   defer(write: () => void): void;
   /** Commit every queued write now. */
   flush(): void;
@@ -41,7 +41,7 @@ export function checkGroupCommit(group: GroupCommit): void {
 }
 
 /**
- * The group-commit queue of one store connection (see `GroupCommit`). Writes are synchronous SQLite statements run in
+ * The group-commit queue of one store connection (see `GroupCommit`). Writes are synchronous statements (SQLite or PostgreSQL) run in
  * one transaction per group; the queue is committed at the latest on process exit.
  */
 export class GroupWriter implements WriteQueue {
@@ -62,7 +62,7 @@ export class GroupWriter implements WriteQueue {
    * @throws HptError `E_STORE` for an invalid `group`.
    */
   constructor(
-    private readonly db: Database.Database,
+    private readonly db: SqlDatabase,
     private readonly path: string,
     private readonly group: GroupCommit,
     private readonly readonly: boolean,
@@ -138,7 +138,7 @@ export class GroupWriter implements WriteQueue {
     }
   }
 
-  private commitTx?: Database.Transaction<(ws: (() => void)[]) => void>;
+  private commitTx?: SqlTransaction<[(() => void)[]], void>;
 
   /** The first failed commit of this store, if any (sticky: a store that lost a write accepts no more writes). */
   get failure(): HptError | undefined {

@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
-import { Args, Flags } from '@oclif/core';
-import { HptError, parseFingerprint, RunStore, type Json, type RunFingerprint } from '@hpt-bench/core';
+import { Args } from '@oclif/core';
+import { HptError, parseFingerprint, RunStore, type Json, type RunFingerprint, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../../base.js';
 import { type RunListing, workerListing } from '../runs.js';
+import { storeFlag } from '../../store-flag.js';
 
 /** One run as `hpt-bench runs show --json` prints it. */
 export interface RunDetails {
@@ -36,17 +36,17 @@ export default class RunsShow extends HptCommand {
     runId: Args.string({ description: 'the run id (see `hpt-bench runs`)', required: true }),
   };
   static override flags = {
-    store: Flags.string({ description: 'SQLite store file', default: '.hpt-bench/hpt-bench.db' }),
+    store: storeFlag(),
   };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RunsShow);
-    if (!existsSync(flags.store)) throw new HptError('E_CONFIG', `no store at ${flags.store}; give --store FILE (the store \`hpt-bench run --store\` wrote)`);
+    if (!storeExists(flags.store)) throw new HptError('E_CONFIG', `no store at ${storeLabel(flags.store)}; give --store FILE or URL (the store \`hpt-bench run --store\` wrote)`);
     const store = new RunStore(flags.store, { readonly: true });
     let details: RunDetails;
     try {
       const r = store.getRun(args.runId);
-      if (!r) throw new HptError('E_UNKNOWN_ID', `no run ${args.runId} in ${flags.store}; see \`hpt-bench runs --store ${flags.store}\``);
+      if (!r) throw new HptError('E_UNKNOWN_ID', `no run ${args.runId} in ${storeLabel(flags.store)}; see \`hpt-bench runs --store ${storeLabel(flags.store)}\``);
       const c = store.sampleCounts().get(r.id) ?? { done: 0, errored: 0 };
       const s = (r.summary ?? {}) as Record<string, Json>;
       const num = (v: Json | undefined) => (typeof v === 'number' ? v : null);

@@ -1,0 +1,112 @@
+// The PostgreSQL handle's SQL translation, its errors, and the test server helper on a long data-directory path.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { numberPlaceholders, postgresDdl, STORE_LOCK } from '../../packages/core/src/store/postgres.js';
+import { isPostgresUrl, PostgresDatabase, RunStore, storeLabel } from '@hpt-bench/core';
+import { POSTGRES_MISSING, startPostgres, warnIfPostgresMissing } from '../helpers/postgres.js';
+
+warnIfPostgresMissing('postgres-sql');
+
+describe('SQL translation for PostgreSQL', () => {
+  it('numbers ? placeholders outside literals, quoted identifiers and comments', () => {
+    expect(numberPlaceholders('SELECT * FROM t WHERE a = ? AND b = ?')).toBe('SELECT * FROM t WHERE a = $1 AND b = $2');
+    expect(numberPlaceholders("SELECT '?', 'it''s ?', \"a?\" FROM t WHERE x = ? -- why?\nAND y = ?")).toBe("SELECT '?', 'it''s ?', \"a?\" FROM t WHERE x = $1 -- why?\nAND y = $2");
+    expect(numberPlaceholders("INSERT INTO s VALUES (?, 'null', ?)")).toBe("INSERT INTO s VALUES ($1, 'null', $2)");
+  });
+
+  it('maps INTEGER to BIGINT and REAL to DOUBLE PRECISION in DDL, not inside literals', () => {
+    expect(postgresDdl("CREATE TABLE t (a INTEGER NOT NULL, b REAL, c TEXT DEFAULT 'INTEGER REAL')")).toBe("CREATE TABLE t (a BIGINT NOT NULL, b DOUBLE PRECISION, c TEXT DEFAULT 'INTEGER REAL')");
+  });
+
+  it('recognises database URLs and hides their password', () => {
+    expect(isPostgresUrl('postgres://u@h/db')).toBe(true);
+    expect(isPostgresUrl('postgresql://u@h/db')).toBe(true);
+    expect(isPostgresUrl('./postgres.db')).toBe(false);
+    expect(storeLabel('postgres://bench:s3cret@db.example:5432/hpt?sslmode=require&password=x')).toBe('postgres://bench@db.example:5432/hpt?sslmode=require&password=redacted');
+    expect(storeLabel('.hpt-bench/hpt-bench.db')).toBe('.hpt-bench/hpt-bench.db');
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('the PostgreSQL handle on a real server', () => {
+  it('works with a long data-directory path (the socket stays in a short directory), and reports errors as E_STORE', async () => {
+    const long = join('/tmp', `hpt-pg-long-${process.pid}`, 'a'.repeat(60), 'b'.repeat(60));
+    mkdirSync(long, { recursive: true });
+    const server = await startPostgres({ baseDir: long });
+    try {
+      expect(join(server.socketDir, '.s.PGSQL.65535').length).toBeLessThan(107);
+      const url = await server.createDatabase();
+      const db = new PostgresDatabase(url);
+      expect(db.prepare('SELECT ? AS a, ? AS b, COUNT(*) AS c FROM (VALUES (1)) v').get(2 ** 40, 'x')).toEqual({ a: String(2 ** 40), b: 'x', c: 1 });
+      expect(() => db.prepare('SELECT * FROM nope').all()).toThrow(/relation "nope" does not exist/);
+      // a failed statement inside a transaction rolls it back and the connection stays usable
+      db.exec('CREATE TABLE t (a INTEGER PRIMARY KEY)');
+      expect(() => db.transaction(() => {
+        db.prepare('INSERT INTO t (a) VALUES (?)').run(1);
+        db.prepare('INSERT INTO t (a) VALUES (?)').run(1);
+      })()).toThrow(/duplicate key/);
+      expect(db.prepare('SELECT COUNT(*) AS c FROM t').get()).toEqual({ c: 0 });
+      // nested transactions are savepoints
+      db.transaction(() => {
+        db.prepare('INSERT INTO t (a) VALUES (?)').run(1);
+        expect(() => db.transaction(() => {
+          db.prepare('INSERT INTO t (a) VALUES (?)').run(2);
+          throw new Error('inner');
+        })()).toThrow('inner');
+      })();
+      expect(db.prepare('SELECT a FROM t ORDER BY a').all()).toEqual([{ a: 1 }]);
+      expect(db.columns('t')).toEqual(new Set(['a']));
+      db.addColumn('t', 'b', 'REAL');
+      expect(db.columns('t')).toEqual(new Set(['a', 'b']));
+      db.close();
+      expect(() => db.prepare('SELECT 1').get()).toThrow(/closed/);
+      // a database that does not exist: E_STORE, exit 1 for writing, 2 for reading
+      const missing = url.replace(/\/\w+$/, '/no_such_db');
+      expect(() => new RunStore(missing)).toThrow(expect.objectContaining({ code: 'E_STORE', exitCode: 1, message: expect.stringMatching(/cannot open store .*no_such_db.*does not exist/) }));
+      expect(() => new RunStore(missing, { readonly: true })).toThrow(expect.objectContaining({ code: 'E_STORE', exitCode: 2 }));
+    } finally {
+      server.stop();
+      rmSync(join('/tmp', `hpt-pg-long-${process.pid}`), { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('exclusive sections across processes on PostgreSQL', () => {
+  it("RunStore.exclusive waits while another connection holds the store's lock, then runs", async () => {
+    const server = await startPostgres();
+    try {
+      const url = await server.createDatabase();
+      new RunStore(url).close(); // the tables
+      const holder = new pg.Client({ connectionString: url });
+      holder.on('error', () => {});
+      await holder.connect();
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(${STORE_LOCK})`);
+      const core = new URL('../../packages/core/dist/index.js', import.meta.url).href;
+      const script = `
+        const { RunStore } = await import(${JSON.stringify(core)});
+        const t0 = Date.now();
+        // opening for writing takes the lock too (the schema check), so the wait may happen there or in exclusive
+        const s = new RunStore(${JSON.stringify(url)});
+        s.exclusive(() => s.createRun({ id: 'late', dataset: 'd', model: 'm', mode: 'manual', config: {} }));
+        console.log(Date.now() - t0);
+        s.close();`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise((r) => setTimeout(r, 700));
+      // still waiting: nothing written yet
+      expect((await holder.query("SELECT COUNT(*) AS c FROM runs WHERE id = 'late'")).rows[0].c).toBe('0');
+      await holder.query('COMMIT');
+      expect(await done).toBe(0);
+      expect(Number(out.trim())).toBeGreaterThanOrEqual(400);
+      expect((await holder.query("SELECT COUNT(*) AS c FROM runs WHERE id = 'late'")).rows[0].c).toBe('1');
+      await holder.end();
+    } finally {
+      server.stop();
+    }
+  });
+});
