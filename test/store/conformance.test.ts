@@ -97,7 +97,7 @@ for (const backend of [sqlite, postgres]) {
       const agg = s.aggregate('r');
       expect(agg).toEqual({
         n: 3, hpiSum: 1 + 3 + 7.52, solved: 2, samples: 3, levelCounts: { '1': 1, '3': 1 }, unsolved: 1, errored: 1, calls: 9, cachedCalls: 0, promptTokens: 90, completionTokens: 18,
-        usageByLevel: [1, 2, 3, 4, 5].map((level) => ({ level, model: 'm', cached: false, calls: [3, 2, 2, 1, 1][level - 1], promptTokens: [30, 20, 20, 10, 10][level - 1], completionTokens: [6, 4, 4, 2, 2][level - 1] })),
+        usageByLevel: [1, 2, 3, 4, 5].map((level) => ({ level, model: 'm', cached: false, batched: false, calls: [3, 2, 2, 1, 1][level - 1], promptTokens: [30, 20, 20, 10, 10][level - 1], completionTokens: [6, 4, 4, 2, 2][level - 1] })),
         selections: 0, invalidSelections: 0, selectorUsage: [],
       });
       for (const v of [agg.n, agg.hpiSum, agg.calls, agg.promptTokens]) expect(typeof v).toBe('number');
