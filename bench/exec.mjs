@@ -19,6 +19,9 @@
 //   5. `run --batch` files (bench/exec-batch.mjs, a separate process, no server): calls/s of building the Batch API
 //      input files of 100,000 calls (request lines, split within 50,000 requests / 200 MB, JSONL text) and of parsing
 //      an output file of 100,000 completions; figures only, no target.
+//   6. three workers on one PostgreSQL store (bench/workers.mjs --store postgres, a throwaway server): wall time and
+//      calls/s of one `hpt-bench run` against three started together on one run (1,000 samples, 50 ms latency,
+//      --concurrency 16 each); the three must make exactly the single worker's calls (no sample twice); no target.
 // The server answers every call with the fixed completion `zzz`, which no BoolQ answer parser accepts, so every sample
 // climbs all five HPF levels (1 + 1 + 1 + 4 + 4 = 11 calls): a deterministic load.
 // Options: --rounds N (default 3) rounds per throughput scenario (odd rounds run the harness first, even rounds the
@@ -37,12 +40,13 @@ const has = (f) => argv.includes(f);
 const opt = (f, d) => (argv.indexOf(f) >= 0 ? argv[argv.indexOf(f) + 1] : d);
 const QUICK = has('--quick');
 const ROUNDS = Math.max(1, Number(opt('--rounds', QUICK ? '1' : '3')));
-const ONLY = new Set((opt('--only', 'overhead,latency,memory,rerun,batch')).split(','));
+const ONLY = new Set((opt('--only', 'overhead,latency,memory,rerun,batch,workers')).split(','));
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin/run.js');
 const SERVER = join(ROOT, 'bench/exec-server.mjs');
 const BARE = join(ROOT, 'bench/exec-bare.mjs');
 const BATCH = join(ROOT, 'bench/exec-batch.mjs');
+const WORKERS_BENCH = join(ROOT, 'bench/workers.mjs');
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 const SCEN = {
@@ -426,6 +430,27 @@ try {
     log(`  ${calls} calls: ${r.files ?? '?'} input files, ${fmt(r.mb, 1)} MB; build ${fmt(r.buildPerSec)} calls/s, parse ${fmt(r.parsePerSec)} calls/s`);
     row(`5 batch: build input files of ${calls / 1000}k calls`, `${fmt(r.buildPerSec)} calls/s`, '', undefined);
     row(`5 batch: parse an output file of ${calls / 1000}k calls`, `${fmt(r.parsePerSec)} calls/s`, '', undefined);
+  }
+
+  // 6. three workers on one PostgreSQL store
+  if (ONLY.has('workers')) {
+    const samples = QUICK ? 200 : 1000;
+    log();
+    log(`[6] three workers on one PostgreSQL store: ${samples} samples, 50 ms latency, --concurrency 16 each, against one worker`);
+    const w = await runNode([WORKERS_BENCH, '--store', 'postgres', '--samples', String(samples), '--latency', '50', '--concurrency', '16', '--workers', '3', '--json'], { echo: true });
+    const lines = (w.stdout ?? '').trim().split('\n');
+    for (const l of lines.slice(0, -1)) log(`  ${l}`);
+    let r;
+    try {
+      r = JSON.parse(lines.at(-1) ?? '');
+    } catch {
+      log(`  (no result: ${(w.stderr ?? '').trim().split('\n').slice(-2).join(' | ')})`);
+    }
+    if (r) {
+      row('6 workers (PostgreSQL): 1 worker calls/s', `${fmt(r.one.calls / r.one.seconds)} (${fmt(r.one.seconds, 1)} s)`, '', undefined);
+      row('6 workers (PostgreSQL): 3 workers calls/s', `${fmt(r.many.calls / r.many.seconds)} (${fmt(r.many.seconds, 1)} s)`, '', undefined);
+      row('6 workers (PostgreSQL): speed-up; calls equal', `${fmt(r.one.seconds / r.many.seconds, 2)}x; ${r.many.calls === r.one.calls ? 'yes' : 'NO'}`, 'calls equal', r.many.calls === r.one.calls && r.many.distinct === samples);
+    }
   }
 
   if (has('--profile')) {

@@ -4,13 +4,12 @@
 // PostgreSQL: $PG_URL if set, else a throwaway server (initdb + pg_ctl from /usr/lib/postgresql/*/bin, fsync off as in
 // the tests, and also with fsync on: a real server's durability). Build first (`npm run build`), then
 // `node bench/store-backends.mjs [N]` from the repository root (as root it runs the server as user postgres).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RunStore } from '../packages/core/dist/index.js';
+import { throwawayPostgres } from './postgres.mjs';
 
 const N = Number(process.argv[2] ?? 2000);
 const ROUNDS = 3;
@@ -46,34 +45,6 @@ function report(name, location) {
   console.log(`${name.padEnd(22)} ${(N / (m / 1000)).toFixed(0).padStart(7)} samples/s  ${((m * 1000) / N).toFixed(0).padStart(6)} µs/sample  (rounds ${ms.map((x) => x.toFixed(0)).join(', ')} ms for ${N})`);
 }
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function throwaway(fsync) {
-  const root = '/usr/lib/postgresql';
-  const v = existsSync(root) ? readdirSync(root).filter((d) => existsSync(join(root, d, 'bin', 'initdb'))).sort().pop() : undefined;
-  if (!v) return undefined;
-  const bin = join(root, v, 'bin');
-  const dir = mkdtempSync('/tmp/hpt-pgb-');
-  const asRoot = process.getuid() === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'])), Number(execFileSync('id', ['-g', 'postgres'])));
-  const sh = (cmd, args) => {
-    const r = asRoot ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...args]) : spawnSync(cmd, args);
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
-  };
-  sh(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const port = await freePort();
-  sh(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=${fsync ? 'on' : 'off'}${fsync ? '' : ' -c synchronous_commit=off'}`, 'start']);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  return { url, stop: () => { sh(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']); rmSync(dir, { recursive: true, force: true }); } };
-}
 
 console.log(`store write cost: ${N} samples × 11 rows, group commit 128 writes / 100 ms, median of ${ROUNDS} rounds`);
 const dir = mkdtempSync(join(tmpdir(), 'hpt-storebench-'));
@@ -83,7 +54,7 @@ if (process.env.PG_URL) {
   report('postgres ($PG_URL)', process.env.PG_URL);
 } else {
   for (const fsync of [false, true]) {
-    const server = await throwaway(fsync);
+    const server = await throwawayPostgres(fsync);
     if (!server) {
       console.log('postgres: skipped (no initdb under /usr/lib/postgresql/*/bin; or set PG_URL)');
       break;

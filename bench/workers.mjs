@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Several workers on one run (run/share.ts, store/claims.ts), on the SQLite store. Run by hand after `npm run build`:
+// Several workers on one run (run/share.ts, store/claims.ts), on the SQLite store or a PostgreSQL store. Run by hand
+// after `npm run build`:
 //
-//   node bench/workers.mjs [--samples N] [--latency MS] [--concurrency C] [--workers W] [--keep]
+//   node bench/workers.mjs [--store sqlite|postgres] [--samples N] [--latency MS] [--concurrency C] [--workers W] [--json] [--keep]
+//
+// --store postgres: a throwaway PostgreSQL server (bench/postgres.mjs; $PG_URL's server instead when set), one fresh
+// database per scenario. --json: also one last line {store, samples, workers, one: {seconds, calls}, many: {...}}.
 //
 // Against bench/exec-server.mjs (its own process; every reply `zzz`, so each sample climbs all five levels: 11 calls),
 // it runs the same `hpt-bench run` (synthetic BoolQ, --no-cache) once with one worker and once with W workers started
@@ -14,7 +18,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { RunStore } from '../packages/core/dist/index.js';
+import { throwawayPostgres } from './postgres.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (f, d) => (argv.indexOf(f) >= 0 ? argv[argv.indexOf(f) + 1] : d);
@@ -22,6 +27,8 @@ const SAMPLES = Number(opt('--samples', '1000'));
 const LATENCY = Number(opt('--latency', '50'));
 const CONCURRENCY = Number(opt('--concurrency', '16'));
 const WORKERS = Number(opt('--workers', '3'));
+const BACKEND = opt('--store', 'sqlite');
+if (BACKEND !== 'sqlite' && BACKEND !== 'postgres') throw new Error(`--store sqlite|postgres, got ${BACKEND}`);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'bin/run.js');
 const tmp = mkdtempSync(join(tmpdir(), 'hpt-workers-bench-'));
@@ -57,27 +64,45 @@ const runOne = (store) =>
     });
   });
 
+/** A fresh store for a scenario: a SQLite file, or a new database on the PostgreSQL server. */
+let pg;
+async function freshStore(name) {
+  if (BACKEND === 'sqlite') return join(tmp, `${name}.db`);
+  if (process.env.PG_URL) return process.env.PG_URL.replace(/\/[^/]*$/, `/${name}_${Date.now()}`);
+  pg ??= await throwawayPostgres(false);
+  if (!pg) throw new Error('no PostgreSQL server: install Debian\'s postgresql (initdb) or set PG_URL');
+  return pg.database(`${name}_${Date.now()}`);
+}
+
 async function scenario(workers) {
-  const store = join(tmp, `w${workers}.db`);
+  const store = await freshStore(`w${workers}`);
   await ctl('/reset', {});
   const t0 = performance.now();
   await Promise.all(Array.from({ length: workers }, () => runOne(store)));
   const seconds = (performance.now() - t0) / 1000;
   const { requests } = await ctl('/stats');
-  const db = new Database(store, { readonly: true });
+  const reader = new RunStore(store, { readonly: true });
+  const db = reader.db;
   const blocks = db.prepare('SELECT COUNT(*) AS c, COALESCE(SUM(CASE WHEN taken_from IS NULL THEN 0 ELSE 1 END), 0) AS t FROM run_claims').get();
   const rows = db.prepare('SELECT worker, state, samples, claims FROM run_workers ORDER BY started_at').all();
   const stored = db.prepare('SELECT COUNT(*) AS c, COUNT(DISTINCT idx) AS d FROM samples').get();
-  db.close();
+  reader.close();
   const claims = rows.reduce((n, r) => n + r.claims, 0);
   log(`${workers} worker(s) x --concurrency ${CONCURRENCY}: ${seconds.toFixed(1)} s, ${requests} calls (${(requests / seconds).toFixed(0)} calls/s), ${stored.c} samples stored (${stored.d} distinct)`);
   log(`  claims: ${blocks.c} blocks, ${claims} won (${((1000 * claims) / SAMPLES).toFixed(1)} per 1,000 samples), ${blocks.t} taken over; workers: ${rows.map((r) => `${r.state} ${r.samples} samples / ${r.claims} blocks`).join('; ')}`);
-  return { seconds, requests };
+  return { seconds, calls: requests, stored: stored.c, distinct: stored.d };
 }
 
-log(`workers bench: ${SAMPLES} synthetic BoolQ samples, 11 calls each, server latency ${LATENCY} ms, SQLite store`);
-const one = await scenario(1);
-const many = await scenario(WORKERS);
-log(`speed-up ${(one.seconds / many.seconds).toFixed(2)}x with ${WORKERS} workers (ideal ${WORKERS}x at a latency-bound load); calls ${many.requests === one.requests ? 'equal' : `DIFFER (${many.requests} vs ${one.requests})`}`);
+log(`workers bench: ${SAMPLES} synthetic BoolQ samples, 11 calls each, server latency ${LATENCY} ms, ${BACKEND === 'sqlite' ? 'SQLite' : 'PostgreSQL'} store`);
+let one;
+let many;
+try {
+  one = await scenario(1);
+  many = await scenario(WORKERS);
+} finally {
+  pg?.stop();
+}
+log(`speed-up ${(one.seconds / many.seconds).toFixed(2)}x with ${WORKERS} workers (ideal ${WORKERS}x at a latency-bound load); calls ${many.calls === one.calls ? 'equal' : `DIFFER (${many.calls} vs ${one.calls})`}`);
+if (argv.includes('--json')) log(JSON.stringify({ store: BACKEND, samples: SAMPLES, workers: WORKERS, one, many }));
 server.kill('SIGTERM');
 if (!argv.includes('--keep')) rmSync(tmp, { recursive: true, force: true });

@@ -110,6 +110,30 @@ describe('shared prompt text (store/texts.ts)', () => {
     expect(statSync(join(dir, 'x.db')).size).toBeLessThan(carried / 3);
   });
 
+  it('a shared text whose transaction rolled back is written again by the next sample that uses it (no dangling reference)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hpt-texts-'));
+    const store = new RunStore(join(dir, 'x.db'), { groupCommit: { maxWrites: 100, maxDelayMs: 60_000 } });
+    store.createRun({ id: 'r', dataset: 'd', model: 'm', mode: 'manual', config: {} });
+    const doc = paper(7, 4);
+    // sample 0 commits the paper's lines; then a group with sample 1 (the same lines) fails as a whole and is retried
+    // one write at a time: sample 1 alone commits, the failing write is lost
+    store.saveSample('r', result(0, doc, 2));
+    store.flush();
+    const committed = (store.db.prepare('SELECT COUNT(*) AS n FROM texts').get() as { n: number }).n;
+    expect(committed).toBeGreaterThan(0);
+    // a group whose texts are new (another paper), rolled back once: its retry must insert them again
+    const other = paper(8, 4);
+    store.saveSample('r', result(1, other, 2));
+    store.defer(() => {
+      throw new Error('disk full (simulated)');
+    });
+    expect(() => store.flush()).toThrow(/1 of 2 queued writes lost/);
+    const back = new RunStore(join(dir, 'x.db'), { readonly: true });
+    expect([...back.iterSamples('r')]).toEqual([result(0, doc, 2), result(1, other, 2)]);
+    back.close();
+    store.close();
+  });
+
   it('rows written before shared texts existed (plain JSON messages) read as before, and such a store gains the table', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'hpt-texts-')), 'old.db');
     const first = new RunStore(path);

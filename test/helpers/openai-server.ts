@@ -149,9 +149,11 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
   const stats: ServerStats = { connections: 0, openConnections: () => open, openRequestConnections: () => carrying.size, faultBytesWritten: 0, faultBodiesCompleted: 0 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
-    if (!req.socket.destroyed) {
-      carrying.add(req.socket);
-      req.socket.once('close', () => carrying.delete(req.socket));
+    // one close listener per connection, not per request (a keep-alive connection carries many)
+    if (!req.socket.destroyed && !carrying.has(req.socket)) {
+      const socket = req.socket;
+      carrying.add(socket);
+      socket.once('close', () => carrying.delete(socket));
     }
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {

@@ -17,6 +17,9 @@ export { wellFormed } from './rows.js';
 export { blockOf, blockRange, CLAIM_BLOCK, type ClaimRow, LEASE_MS, type WorkerRow } from './claims.js';
 export { DEFAULT_GROUP_COMMIT, type GroupCommit, type WriteQueue } from './writer.js';
 
+/** Hashes of committed shared texts a `RunStore` remembers (32 hex characters each: about 3 MB at most). */
+const TEXTS_STORED_MAX = 50_000;
+
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
 export type RunStatus = 'running' | 'completed' | 'failed';
 
@@ -107,7 +110,13 @@ export class RunStore implements WriteQueue {
       const hint = this.readonly ? '' : isReadOnlyError(e) ? ' (the file or its directory is read-only: reading commands such as `runs` and `report` still work)' : '';
       throw new HptError('E_STORE', `cannot open store ${storeLabel(path)}: ${redactLocation((e as Error).message, path)}${hint}`, { exitCode: this.readonly ? 2 : 1 });
     }
-    this.writer = new GroupWriter(this.db, storeLabel(path), group, this.readonly);
+    this.writer = new GroupWriter(this.db, storeLabel(path), group, this.readonly, {
+      committed: () => {
+        for (const h of this.textsPending) this.textsStored.add(h);
+        this.textsPending.clear();
+      },
+      rolledBack: () => this.textsPending.clear(),
+    });
   }
 
   /** Opened with `readonly` (see the constructor). */
@@ -331,12 +340,20 @@ export class RunStore implements WriteQueue {
     return st;
   }
 
+  /** Shared texts this store has committed (their rows exist: no INSERT needed); bounded by `TEXTS_STORED_MAX`. */
+  private readonly textsStored = new Set<string>();
+  /** Shared texts inserted by the transaction in progress: stored once it commits, forgotten if it rolls back. */
+  private readonly textsPending = new Set<string>();
+
   /**
    * Store a shared prompt line once (texts.ts), inside the write of the sample that uses it, so the line is committed
-   * or rolled back with the sample (no in-memory "already stored" set: a rolled-back sample would leave it wrong).
+   * or rolled back with the sample. Lines this store committed already are skipped (`textsStored` learns a hash only
+   * when the transaction that inserted it commits, so a rolled-back sample never leaves a dangling reference).
    */
   private readonly putText = (hash: string, body: string): void => {
+    if (this.textsStored.has(hash)) return;
     this.stmt('INSERT INTO texts (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING').run(hash, body);
+    if (this.textsStored.size < TEXTS_STORED_MAX) this.textsPending.add(hash);
   };
 
   /** A stored call's messages with their shared lines restored (texts.ts). */

@@ -32,6 +32,22 @@ export function textHash(body: string): string {
   return createHash('sha256').update(body, 'utf8').digest('hex').slice(0, 32);
 }
 
+/** Recently hashed chunks (the fixed parts of prompt templates recur in every sample): chunk -> `textHash`. */
+const recentHashes = new Map<string, string>();
+/** Entries kept before `recentHashes` starts over (bounds its memory: at most this many chunks, each < 16 KiB). */
+const RECENT_HASHES_MAX = 2048;
+
+/** `textHash(chunk)`, remembered for the chunks seen lately (a Map lookup instead of a SHA-256 for a recurring chunk). */
+function chunkHash(chunk: string): string {
+  let hash = recentHashes.get(chunk);
+  if (hash === undefined) {
+    if (recentHashes.size >= RECENT_HASHES_MAX) recentHashes.clear();
+    hash = textHash(chunk);
+    recentHashes.set(chunk, hash);
+  }
+  return hash;
+}
+
 /** Hash of a line that decides chunk boundaries (FNV-1a, 32 bits): cheap, and the same wherever the line occurs. */
 function lineHash(line: string): number {
   let h = 0x811c9dc5;
@@ -67,7 +83,7 @@ export function encodeContent(content: string, put: (hash: string, body: string)
     if (chunk.length >= SHARED_CHUNK_MIN && !SUSPECT.test(chunk)) {
       if (literal) parts.push(literal);
       literal = '';
-      const hash = textHash(chunk);
+      const hash = chunkHash(chunk);
       put(hash, chunk);
       parts.push({ $t: hash });
     } else {

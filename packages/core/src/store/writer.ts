@@ -66,6 +66,7 @@ export class GroupWriter implements WriteQueue {
     private readonly path: string,
     private readonly group: GroupCommit,
     private readonly readonly: boolean,
+    private readonly outcome?: { committed(): void; rolledBack(): void },
   ) {
     checkGroupCommit(group);
   }
@@ -114,7 +115,7 @@ export class GroupWriter implements WriteQueue {
       for (const w of ws) w();
     });
     try {
-      this.commitTx(writes);
+      this.commit(writes);
       return;
     } catch (e) {
       // one write failed and rolled the group back: commit them one by one, so the others are kept (as they were
@@ -125,7 +126,7 @@ export class GroupWriter implements WriteQueue {
         lost = 0;
         for (const w of writes) {
           try {
-            this.commitTx([w]);
+            this.commit([w]);
           } catch (err) {
             lost++;
             first = err;
@@ -139,6 +140,17 @@ export class GroupWriter implements WriteQueue {
   }
 
   private commitTx?: SqlTransaction<[(() => void)[]], void>;
+
+  /** One transaction of `writes`, telling `outcome` whether it was committed or rolled back. */
+  private commit(writes: (() => void)[]): void {
+    try {
+      this.commitTx!(writes);
+    } catch (e) {
+      this.outcome?.rolledBack();
+      throw e;
+    }
+    this.outcome?.committed();
+  }
 
   /** The first failed commit of this store, if any (sticky: a store that lost a write accepts no more writes). */
   get failure(): HptError | undefined {
