@@ -5,14 +5,14 @@
  * SIGTERM, a bad --out, a read-only store, ill-formed text — and each checks that nothing is lost or doubled: the
  * stored samples equal the distinct sample ids, and a run that did not score every sample is never `completed`.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
-import { BIN, reportedError, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { reportedError, runCli, startCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-trust-'));
 const N = 60;
@@ -39,16 +39,6 @@ afterAll(async () => {
 
 const args = (store: string, ...more: string[]) => ['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', server.url, '--store', store, '--json', ...more];
 
-/** Start the CLI without waiting (for signals and concurrent runs). */
-function startCli(cliArgs: string[]): { pid: number; kill: (s: NodeJS.Signals) => void; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...cliArgs], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { pid: child.pid!, kill: (s) => child.kill(s), done };
-}
 
 /** Runs and their sample rows, read with a separate connection. */
 function storeState(path: string): { runs: { id: string; status: string; error: string | null }[]; rows: number; distinct: number; byRun: Record<string, { rows: number; distinct: number }> } {

@@ -11,7 +11,6 @@
  * took the block over. That bound is asserted: a duplicated request belongs to a sample of a block taken over from the
  * killed worker, and is made at most twice.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
@@ -20,7 +19,7 @@ import { RunStore, type SqlDatabase } from '@hpt-bench/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_MISSING, startPostgres, warnIfPostgresMissing, type TestPostgres } from '../helpers/postgres.js';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
-import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
+import { runCli, startCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-workers-'));
 const N = 1000;
@@ -51,15 +50,6 @@ afterAll(async () => {
 
 const args = (store: string, ...more: string[]) => ['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', server.url, '--store', store, '--json', ...more];
 
-function startCli(cliArgs: string[]): { pid: number; kill: (s: NodeJS.Signals) => void; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...cliArgs], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { pid: child.pid!, kill: (s) => child.kill(s), done };
-}
 
 /** Open read-only connections to the stores under test, one per store, kept until the end of the file. */
 const readers = new Map<string, RunStore>();

@@ -14,6 +14,27 @@ export interface CliResult {
   stderr: string;
 }
 
+/** A CLI process started by `startCli`: its pid, a way to signal it, and its outcome once it exits. */
+export interface StartedCli {
+  pid: number;
+  kill: (signal: NodeJS.Signals) => void;
+  done: Promise<CliResult>;
+}
+
+/**
+ * Start the built CLI without waiting for it (signals, several processes at once), in the same minimal environment as
+ * `runCli` (PATH, HOME, NO_COLOR).
+ */
+export function startCli(args: string[]): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { pid: child.pid!, kill: (signal) => child.kill(signal), done };
+}
+
 /**
  * Run the built `hpt-bench` CLI as a child process (asynchronously, so an in-process test server keeps serving).
  * `env` is added to a minimal environment (PATH, HOME) — the caller's OPENAI_* variables are not inherited.

@@ -14,7 +14,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { ReceivedRequest } from './openai-server.js';
+import { receivedRequest, type ReceivedRequest } from './openai-server.js';
 
 /** What `answer` gives for one request: a completion text, or an HTTP error. */
 export type BatchReply = { text: string } | { status: number; message?: string };
@@ -64,19 +64,6 @@ export interface BatchServer {
 
 const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-/** The request as the chat-completions route would have received it. */
-function received(body: Record<string, unknown>, authorization: string | undefined): ReceivedRequest {
-  return {
-    model: body.model as string,
-    messages: body.messages as ReceivedRequest['messages'],
-    logprobs: body.logprobs === true,
-    temperature: body.temperature as number | undefined,
-    top_p: body.top_p as number | undefined,
-    max_tokens: body.max_tokens as number | undefined,
-    seed: body.seed as number | undefined,
-    authorization,
-  };
-}
 
 /** A chat completion of `text` for `req` (token counts as test/helpers/openai-server.ts computes them). */
 function completion(req: ReceivedRequest, text: string, id: string) {
@@ -111,7 +98,7 @@ export async function startOpenAIBatchServer(options: BatchServerOptions): Promi
     const err: string[] = [];
     for (const line of (api.state.files[b.input_file_id] ?? '').split('\n').filter(Boolean)) {
       const l = JSON.parse(line) as { custom_id: string; body: Record<string, unknown> };
-      const req = received(l.body, undefined);
+      const req = receivedRequest(l.body, undefined);
       const nth = api.state.submissions[l.custom_id] ?? 1;
       const reply: BatchReply = options.failLine?.(l.custom_id, nth) ? { status: 500, message: 'scripted line failure' } : options.answer(req);
       const rid = `req-${++api.state.next}`;
@@ -139,7 +126,7 @@ export async function startOpenAIBatchServer(options: BatchServerOptions): Promi
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname.replace(/^\/v1/, '');
     if (req.method === 'POST' && path === '/chat/completions') {
-      const r = received(JSON.parse(body.toString('utf8')) as Record<string, unknown>, req.headers.authorization);
+      const r = receivedRequest(JSON.parse(body.toString('utf8')) as Record<string, unknown>, req.headers.authorization);
       api.state.chatRequests++;
       const reply = options.answer(r);
       save();

@@ -61,6 +61,21 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A chat-completions request body as the test sees it (`ReceivedRequest`), with the request's Authorization header. */
+export function receivedRequest(body: Record<string, unknown>, authorization: string | undefined): ReceivedRequest {
+  return {
+    model: body.model as string,
+    messages: body.messages as ReceivedRequest['messages'],
+    logprobs: body.logprobs === true,
+    temperature: body.temperature as number | undefined,
+    top_p: body.top_p as number | undefined,
+    max_tokens: body.max_tokens as number | undefined,
+    seed: body.seed as number | undefined,
+    authorization,
+    ...(body.response_format !== undefined ? { responseFormat: body.response_format } : {}),
+  };
+}
+
 /** Write `parts` in order, waiting for `drain` when the socket's buffer is full; false when the connection closed first. */
 async function writeBody(res: ServerResponse, parts: Buffer[], stats: ServerStats): Promise<boolean> {
   for (const part of parts) {
@@ -163,17 +178,7 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
           return;
         }
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-        const received: ReceivedRequest = {
-          model: body.model as string,
-          messages: body.messages as ReceivedRequest['messages'],
-          logprobs: body.logprobs === true,
-          temperature: body.temperature as number | undefined,
-          top_p: body.top_p as number | undefined,
-          max_tokens: body.max_tokens as number | undefined,
-          seed: body.seed as number | undefined,
-          authorization: req.headers.authorization,
-          ...(body.response_format !== undefined ? { responseFormat: body.response_format } : {}),
-        };
+        const received = receivedRequest(body, req.headers.authorization);
         requests.push(received);
         let reply: Reply;
         try {

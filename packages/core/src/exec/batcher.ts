@@ -12,7 +12,7 @@
  * again — a batch recorded as `uploaded` only is looked up at the provider by its input file (`BatchModel.find`)
  * before it is created from that file; a batch whose results were consumed is marked so, and its lines are cache hits.
  */
-import { type BatchLineResult, type BatchModel, type BatchStatus, HptError, isModelCallError, type Logger, type Model, ModelCallError, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
+import { type BatchLineResult, type BatchModel, type BatchStatus, type BatchSummary, HptError, isModelCallError, type Logger, type Model, ModelCallError, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
 import type { StoredBatch, StoredBatchState } from '../store/batches.js';
 import type { CallCache } from '../store/cache.js';
 import { splitBatchLines } from './batch-file.js';
@@ -56,15 +56,8 @@ export interface BatchRoundInfo {
   resumed: number;
 }
 
-/** What a batcher did (see `BatchSummary` in the SDK for the meaning of each count). */
-export interface BatcherStats {
-  rounds: number;
-  batches: number;
-  requests: number;
-  resumedBatches: number;
-  retriedLines: number;
-  failedLines: number;
-}
+/** What a batcher did: the counts of the SDK's `BatchSummary` (see there for the meaning of each), without the costs. */
+export type BatcherStats = Omit<BatchSummary, 'onlineCost' | 'saving'>;
 
 /** Default first poll interval: 5 s. */
 export const DEFAULT_BATCH_POLL_MS = 5000;
