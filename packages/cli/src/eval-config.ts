@@ -10,8 +10,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
 import { HptError, isPostgresUrl, schemaValidator } from '@hpt-bench/core';
+
+/** The yaml package, loaded when an evaluation file is first read: a run without `--config` never pays its start-up. */
+const loadYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 /** Generation settings of a file (`generation:` at the top or in a model). */
 export interface EvalGeneration {
@@ -102,10 +105,11 @@ export function readEvalFile(path: string): EvalFile {
     throw new HptError('E_CONFIG', `cannot read evaluation file ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
   let value: unknown;
+  const yaml = extname(path).toLowerCase() === '.json' ? undefined : loadYaml();
   try {
-    value = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+    value = yaml ? yaml.parse(text) : JSON.parse(text);
   } catch (e) {
-    const where = e instanceof YAMLParseError && e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : '';
+    const where = yaml && e instanceof yaml.YAMLParseError && e.linePos ? `line ${e.linePos[0].line}, column ${e.linePos[0].col}: ` : '';
     const message = (e as Error).message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new HptError('E_CONFIG', `${path}: ${where}${message}`);
   }

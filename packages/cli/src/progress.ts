@@ -5,7 +5,11 @@
  * `--progress` is given. Everything goes to stderr.
  */
 import type { RunProgress } from '@hpt-bench/core';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgress from 'cli-progress';
+
+/** cli-progress, loaded when a bar is first drawn (on a TTY): runs that print lines or nothing never load it. */
+const loadCliProgress = (): typeof cliProgress => createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
 
 /** How progress is shown: a redrawn bar, periodic lines, or not at all. */
 export type ProgressMode = 'bar' | 'lines' | 'off';
@@ -104,6 +108,7 @@ export class ProgressReporter {
     private readonly options: { intervalMs?: number; write?: (line: string) => void; stream?: NodeJS.WriteStream } = {},
   ) {
     if (mode === 'bar') {
+      const cliProgress = loadCliProgress();
       this.bar = new cliProgress.SingleBar(
         { format: `${label} {bar} {progress} | {rates} | {times} | HPI {hpi} | acc {acc}{errored}`, stream: options.stream ?? process.stderr, hideCursor: true },
         cliProgress.Presets.shades_classic,
