@@ -17,8 +17,11 @@ export { wellFormed } from './rows.js';
 export { blockOf, blockRange, CLAIM_BLOCK, type ClaimRow, LEASE_MS, type WorkerRow } from './claims.js';
 export { DEFAULT_GROUP_COMMIT, type GroupCommit, type WriteQueue } from './writer.js';
 
-/** Hashes of committed shared texts a `RunStore` remembers (32 hex characters each: about 3 MB at most). */
-const TEXTS_STORED_MAX = 50_000;
+/**
+ * Hashes of committed shared texts a `RunStore` remembers: the first ones it stores, which are the chunks every sample
+ * repeats (the fixed parts of prompt templates); a sample's own chunks are stored once anyway.
+ */
+const TEXTS_STORED_MAX = 4096;
 
 /** State of a run in the store: `running` until it completes or fails; only `completed` runs have a trusted summary. */
 export type RunStatus = 'running' | 'completed' | 'failed';

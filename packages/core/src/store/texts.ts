@@ -35,7 +35,7 @@ export function textHash(body: string): string {
 /** Recently hashed chunks (the fixed parts of prompt templates recur in every sample): chunk -> `textHash`. */
 const recentHashes = new Map<string, string>();
 /** Entries kept before `recentHashes` starts over (bounds its memory: at most this many chunks, each < 16 KiB). */
-const RECENT_HASHES_MAX = 2048;
+const RECENT_HASHES_MAX = 256;
 
 /** `textHash(chunk)`, remembered for the chunks seen lately (a Map lookup instead of a SHA-256 for a recurring chunk). */
 function chunkHash(chunk: string): string {
