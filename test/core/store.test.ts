@@ -4,20 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { CallCache, RunStore, type SampleResult } from '@hpt-bench/core';
+import { CallCache, RunStore } from '@hpt-bench/core';
+import { ladderResult as result } from '../helpers/sample-result.js';
 
-function result(index: number, level: number | null): SampleResult {
-  const attempts = Array.from({ length: level ?? 5 }, (_, i) => ({
-    level: i + 1,
-    strategy: `s${i + 1}`,
-    solved: level === i + 1,
-    score: level === i + 1 ? 1 : 0,
-    extracted: level === i + 1 ? 'A' : 'B',
-    graded: { promptText: 'p', completion: level === i + 1 ? 'A' : 'B', cue: 'Answer:' },
-    calls: [{ seq: 0, purpose: 'graded' as const, model: 'm', messages: [{ role: 'user' as const, content: 'p' }], output: 'x', usage: { promptTokens: 10, completionTokens: 2 }, latencyMs: 5, finishReason: 'stop' }],
-  }));
-  return { sampleId: `id${index}`, index, level, hpi: level ?? 7.52, solved: level !== null, prediction: 'A', target: 'A', attempts };
-}
 
 describe('RunStore (real SQLite file)', () => {
   it('round-trips samples, aggregates them, and keeps input order', () => {

@@ -7,23 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CallCache, HptError, PostgresDatabase, RunStore, SqliteDatabase, textHash, type SampleResult, type SqlDatabase } from '@hpt-bench/core';
+import { CallCache, HptError, PostgresDatabase, RunStore, SqliteDatabase, textHash, type SqlDatabase } from '@hpt-bench/core';
 import { POSTGRES_MISSING, startPostgres, warnIfPostgresMissing, type TestPostgres } from '../helpers/postgres.js';
+import { ladderResult as result } from '../helpers/sample-result.js';
 
 warnIfPostgresMissing('store conformance');
 
-function result(index: number, level: number | null, content = 'p'): SampleResult {
-  const attempts = Array.from({ length: level ?? 5 }, (_, i) => ({
-    level: i + 1,
-    strategy: `s${i + 1}`,
-    solved: level === i + 1,
-    score: level === i + 1 ? 1 : 0,
-    extracted: level === i + 1 ? 'A' : 'B',
-    graded: { promptText: 'p', completion: level === i + 1 ? 'A' : 'B', cue: 'Answer:' },
-    calls: [{ seq: 0, purpose: 'graded' as const, model: 'm', messages: [{ role: 'user' as const, content }], output: 'x', usage: { promptTokens: 10, completionTokens: 2 }, latencyMs: 5.25, finishReason: 'stop' }],
-  }));
-  return { sampleId: `id${index}`, index, level, hpi: level ?? 7.52, solved: level !== null, prediction: 'A', target: 'A', attempts };
-}
 
 interface Backend {
   name: 'sqlite' | 'postgres';
