@@ -16,24 +16,14 @@ import { type BatchReply, type BatchServer, startOpenAIBatchServer } from '../he
 import type { ReceivedRequest } from '../helpers/openai-server.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
+import type { RunSummary } from '@hpt-bench/sdk';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-batch-'));
 const GEN = ['--preset', 'easy', '--task', 'calculate,equivalent', '--seed', '9'];
 const N = 40;
 
-interface Summary {
-  runId: string;
-  n: number;
-  hpi: number;
-  levelCounts: Record<string, number>;
-  calls: number;
-  cachedCalls: number;
-  errored: number;
-  resumed?: boolean;
-  cost?: number;
-  levels: Record<string, { calls: number; batchedCalls?: number; cost?: number; onlineCost?: number }>;
-  batch?: { rounds: number; batches: number; requests: number; resumedBatches: number; retriedLines: number; failedLines: number; onlineCost?: number; saving?: number };
-}
+/** What `run --json` prints (the SDK's run summary). */
+type Summary = RunSummary;
 
 let records: Record<string, Json>[];
 let answer: (req: ReceivedRequest) => BatchReply;

@@ -14,24 +14,14 @@ import type { Json } from '@hpt-bench/core';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { expectedRun, levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
+import type { RunSummary } from '@hpt-bench/sdk';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-exec-'));
 const GEN = ['--preset', 'easy', '--task', 'calculate,equivalent', '--seed', '9'];
 const N = 80;
 
-interface Summary {
-  runId: string;
-  n: number;
-  hpi: number;
-  levelCounts: Record<string, number>;
-  calls: number;
-  cachedCalls: number;
-  errored: number;
-  resumed?: boolean;
-  cost?: number;
-  levels: Record<string, { calls: number; cachedCalls: number; promptTokens: number; completionTokens: number; cost?: number }>;
-  usage: { promptTokens: number; completionTokens: number };
-}
+/** What `run --json` prints (the SDK's run summary). */
+type Summary = RunSummary;
 
 let records: Record<string, Json>[];
 /** What the ladder server answers for a request (right at the sample's level, else a wrong answer). */

@@ -9,29 +9,12 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RunPlanEstimate } from '@hpt-bench/core';
 import { runCli } from '../helpers/cli.js';
 import { startOpenAIServer, type ReceivedRequest, type TestServer } from '../helpers/openai-server.js';
 
-interface PlanCell {
-  modelLabel: string;
-  datasetLabel: string;
-  model: string;
-  dataset: string;
-  ladder: string[];
-  seed: number;
-  samples: number;
-  stored: number;
-  storedIn?: { runId: string; status: string; continued: boolean };
-  remaining: number;
-  cached: number | null;
-  maxCallsPerSample: number;
-  callsPerLevel: number[];
-  callsUpperBound: number;
-  callsEstimate: number;
-  estimateFrom?: { runId: string; model: string; callsPerSample: number };
-  tokens: { prompt: number; completion: number };
-  cost?: number;
-}
+/** One cell of `plan --json`: the core's estimate plus the CLI's row labels. */
+type PlanCell = RunPlanEstimate & { modelLabel: string; datasetLabel: string };
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'hpt-plan-'));
 /** The HPF ladder's calls per level (levels 4 and 5 make 4 calls each: README "The output"). */

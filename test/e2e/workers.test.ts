@@ -220,13 +220,17 @@ describe.each(backends)('several workers on one run, $name store', ({ name, skip
   }, 180_000);
 });
 
-describe('several workers on one run', () => {
+/** The requests (by identity) one worker makes for the first `limit` samples, on a store of its own. */
+async function singleWorkerRequests(name: string, limit: number): Promise<Map<string, number>> {
+  const before = server.requests.length;
+  expect((await runCli(args(join(dir, `${name}.db`), '--concurrency', '2', '--limit', String(limit)))).code).toBe(0);
+  return countByKey(server.requests.slice(before));
+}
 
+describe('several workers on one run', () => {
   it('two same-config runs on one store: the second joins, no call is made twice, both print the same summary', async () => {
     delayMs = 20;
-    const refBefore = server.requests.length;
-    expect((await runCli(args(join(dir, 'two-single.db'), '--concurrency', '2', '--limit', '200'))).code).toBe(0);
-    const refCounts = countByKey(server.requests.slice(refBefore));
+    const refCounts = await singleWorkerRequests('two-single', 200);
     const store = join(dir, 'two.db');
     const before = server.requests.length;
     const a = startCli(args(store, '--concurrency', '2', '--limit', '200'));
@@ -260,9 +264,7 @@ describe('several workers on one run', () => {
 
   it('SIGTERM on one worker: it leaves its blocks to the other (exit 143, the run stays running), which completes the run; only its in-flight samples are requested again', async () => {
     delayMs = 30;
-    const refBefore = server.requests.length;
-    expect((await runCli(args(join(dir, 'term-single.db'), '--concurrency', '2', '--limit', '160'))).code).toBe(0);
-    const refCounts = countByKey(server.requests.slice(refBefore));
+    const refCounts = await singleWorkerRequests('term-single', 160);
     const store = join(dir, 'term.db');
     const before = server.requests.length;
     const a = startCli(args(store, '--concurrency', '2', '--limit', '160'));

@@ -4,27 +4,14 @@ import { HptCommand, TerminalTable } from '../../base.js';
 import { type RunListing, workerListing } from '../runs.js';
 import { storeFlag } from '../../store-flag.js';
 
-/** One run as `hpt-bench runs show --json` prints it. */
-export interface RunDetails {
-  runId: string;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-  dataset: string;
-  model: string;
+/** One run as `hpt-bench runs show --json` prints it: its `runs --json` listing plus its mode, figures and fingerprint. */
+export interface RunDetails extends RunListing {
   mode: string;
-  /** samples with a ladder result, and samples recorded as errored */
-  done: number;
-  errored: number;
   /** the summary's figures, for completed runs (null otherwise) */
-  hpi: number | null;
   accuracy: number | null;
   n: number | null;
-  error: string | null;
   /** what the run was made with; null for a run recorded before fingerprints were */
   fingerprint: RunFingerprint | null;
-  /** the processes that executed the run, as `hpt-bench runs --json` lists them */
-  workers: RunListing['workers'];
 }
 
 /** `hpt-bench runs show <id>`: one run's state, summary figures and fingerprint. */
