@@ -4,7 +4,12 @@
 // endpoint with N async workers pulling from the list, and prints one JSON line
 // `{calls, errors, loopSeconds, callsPerSecond}` (loopSeconds: first request sent to last response read).
 //
-//   node bench/exec-bare.mjs --url http://127.0.0.1:PORT/v1 --bodies requests.jsonl --concurrency 8
+//   node bench/exec-bare.mjs --url http://127.0.0.1:PORT/v1 --bodies requests.jsonl --concurrency 8 [--transport fetch|undici]
+//
+// --transport fetch (default): the SDK as it comes, over Node's global fetch — the loop a user writes by hand, the
+// reference of the >= 0.9 targets. --transport undici: the same loop over the transport hpt-bench's openai plugin gives
+// the SDK (plugins/openai/dist/transport.js, 4 MiB cap, 600 s deadline): what is left of the harness's own overhead
+// once both sides send calls the same way. Needs `npm run build` for the second.
 import { readFileSync } from 'node:fs';
 import OpenAI from 'openai';
 
@@ -16,13 +21,16 @@ const opt = (name, dflt) => {
 const baseURL = opt('--url');
 const file = opt('--bodies');
 const concurrency = Number(opt('--concurrency', '8'));
-if (!baseURL || !file) {
-  console.error('usage: node bench/exec-bare.mjs --url BASE_URL --bodies FILE.jsonl [--concurrency N]');
+const transport = opt('--transport', 'fetch');
+if (!baseURL || !file || !['fetch', 'undici'].includes(transport)) {
+  console.error('usage: node bench/exec-bare.mjs --url BASE_URL --bodies FILE.jsonl [--concurrency N] [--transport fetch|undici]');
   process.exit(2);
 }
+const fetchOption =
+  transport === 'undici' ? { fetch: (await import('../plugins/openai/dist/transport.js')).undiciFetch({ maxBytes: 4 * 1024 * 1024, timeoutMs: 600_000 }) } : {};
 
 const bodies = readFileSync(file, 'utf8').split('\n').filter((l) => l).map((l) => JSON.parse(l));
-const client = new OpenAI({ baseURL, apiKey: 'x', maxRetries: 0 });
+const client = new OpenAI({ baseURL, apiKey: 'x', maxRetries: 0, ...fetchOption });
 
 let next = 0;
 let calls = 0;

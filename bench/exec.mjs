@@ -9,7 +9,9 @@
 // counted / wall time. Targets (printed next to the figures, never asserted):
 //   1. harness overhead: 0 ms server latency, concurrency 8, --no-cache: calls/s of `hpt-bench run` >= 0.9x the calls/s
 //      of a bare openai-SDK loop (bench/exec-bare.mjs) replaying the exact request bodies the harness sent, with the
-//      same concurrency, against the same server in the same invocation;
+//      same concurrency, against the same server in the same invocation (the SDK as it comes, over Node's global
+//      fetch). Each round also replays the bodies with the SDK over the harness's own transport (`--transport undici`,
+//      plugins/openai/src/transport.ts): the ratio against that loop is the harness's own overhead (a figure, no target);
 //   2. latency-bound scaling: 50 ms latency, concurrency 64: the same ratio >= 0.9, and the fraction of the
 //      concurrency / latency limit (64 / 0.05 s = 1,280 calls/s) each side reaches;
 //   3. memory: random-baseline runs (no server) of 1k, 10k, 30k, 100k synthetic BoolQ samples: peak RSS <= 250 MB at
@@ -186,8 +188,10 @@ const side = (r, s) => ({
 });
 
 /**
- * One round: a harness run (recording the request bodies in round 1) and a bare-SDK replay of the bodies, at the
- * scenario's latency and concurrency; odd rounds run the harness first, even rounds the bare loop first.
+ * One round: a harness run (recording the request bodies in round 1) and two bare-SDK replays of the bodies, at the
+ * scenario's latency and concurrency: the SDK over Node's global fetch (the reference of the targets) and over the
+ * harness's own transport (plugins/openai transport.js: what is left of the harness's overhead when both sides send
+ * calls the same way). Odd rounds run the harness first, even rounds the bare loops first.
  */
 async function throughputRound(name, sc, data, round, bodies) {
   const store = join(tmp, `store-${name}-${round}.db`);
@@ -203,28 +207,33 @@ async function throughputRound(name, sc, data, round, bodies) {
     H.n = h.json?.n;
     return H;
   };
-  const bare = async () => {
+  const bare = async (transport) => {
     await ctl('/config', { latencyMs: sc.latencyMs, record: false });
     await ctl('/reset', {});
-    const b = await runNode([BARE, '--url', `${base}/v1`, '--bodies', bodies, '--concurrency', String(sc.concurrency)], { echo: round === 1 });
+    const b = await runNode([BARE, '--url', `${base}/v1`, '--bodies', bodies, '--concurrency', String(sc.concurrency), '--transport', transport], { echo: round === 1 });
     const B = side(b, await ctl('/stats'));
     B.errors = b.json?.errors;
     return B;
   };
   let H;
   let B;
+  let U;
   if (round % 2 === 1) {
     H = await harness();
-    B = await bare();
+    B = await bare('fetch');
+    U = await bare('undici');
   } else {
-    B = await bare();
+    B = await bare('fetch');
+    U = await bare('undici');
     H = await harness();
   }
   log(`  round ${round}${round % 2 ? '' : ' (bare first)'}: harness ${H.requests} requests (${fmt(H.requests / H.n, 1)} per sample, summary calls ${H.calls}) in ${fmt(H.seconds, 2)} s = ${fmt(H.cps)} calls/s ` +
     `[spawn->1st request ${fmt(H.startup, 2)} s, load window ${fmt(H.window, 2)} s = ${fmt(H.windowCps)}/s, last request->exit ${fmt(H.tail, 2)} s; CPU ${fmt(H.cpuUsPerCall)} us/call]`);
   log(`           bare    ${B.requests} requests (${B.errors ?? '?'} errors) in ${fmt(B.seconds, 2)} s = ${fmt(B.cps)} calls/s ` +
     `[spawn->1st request ${fmt(B.startup, 2)} s, load window ${fmt(B.window, 2)} s = ${fmt(B.windowCps)}/s; CPU ${fmt(B.cpuUsPerCall)} us/call]  ratio ${fmt(H.cps / B.cps, 3)} (window ${fmt(H.windowCps / B.windowCps, 3)})`);
-  return { H, B };
+  log(`           bare on the harness's transport ${U.requests} requests (${U.errors ?? '?'} errors) in ${fmt(U.seconds, 2)} s = ${fmt(U.cps)} calls/s ` +
+    `[CPU ${fmt(U.cpuUsPerCall)} us/call]  ratio ${fmt(H.cps / U.cps, 3)} (window ${fmt(H.windowCps / U.windowCps, 3)})`);
+  return { H, B, U };
 }
 
 async function throughput(name, sc, data) {
@@ -238,6 +247,11 @@ async function throughput(name, sc, data) {
     b: m((x) => x.B.cps),
     ratio: m((x) => x.H.cps) / m((x) => x.B.cps),
     perRound: rounds.map((x) => x.H.cps / x.B.cps),
+    u: m((x) => x.U.cps),
+    sameRatio: m((x) => x.H.cps) / m((x) => x.U.cps),
+    samePerRound: rounds.map((x) => x.H.cps / x.U.cps),
+    sameWindowRatio: m((x) => x.H.windowCps) / m((x) => x.U.windowCps),
+    uCpu: m((x) => x.U.cpuUsPerCall),
     hw: m((x) => x.H.windowCps),
     bw: m((x) => x.B.windowCps),
     windowRatio: m((x) => x.H.windowCps) / m((x) => x.B.windowCps),
@@ -347,8 +361,10 @@ try {
     row('1 overhead: bare openai-SDK loop calls/s', fmt(O.b), '', undefined);
     row('1 overhead: ratio harness / bare (medians)', `${fmt(O.ratio, 3)} (rounds: ${O.perRound.map((x) => fmt(x, 2)).join(', ')})`, '>= 0.9', O.ratio >= 0.9);
     row('1 overhead: ratio over the load window only', fmt(O.windowRatio, 3), '(excl. startup)', undefined);
+    row("1 overhead: bare loop on the harness's transport calls/s", fmt(O.u), '', undefined);
+    row("1 overhead: ratio harness / that loop (medians)", `${fmt(O.sameRatio, 3)} (rounds: ${O.samePerRound.map((x) => fmt(x, 2)).join(', ')}; window ${fmt(O.sameWindowRatio, 3)})`, '(own overhead)', undefined);
     row('1 overhead: startup, spawn to 1st request', `${fmt(O.startup, 2)} s (bare ${fmt(O.bareStartup, 2)} s)`, '', undefined);
-    if (Number.isFinite(O.hCpu)) row('1 overhead: client CPU per call (user+sys)', `${fmt(O.hCpu)} us (bare ${fmt(O.bCpu)} us)`, '', undefined);
+    if (Number.isFinite(O.hCpu)) row('1 overhead: client CPU per call (user+sys)', `${fmt(O.hCpu)} us (bare ${fmt(O.bCpu)} us, on the transport ${fmt(O.uCpu)} us)`, '', undefined);
   }
 
   // 2. latency-bound
@@ -362,6 +378,7 @@ try {
     row('2 latency: bare openai-SDK loop calls/s', `${fmt(L.b)} (${fmt((100 * L.b) / limit)}% of ${limit})`, '(~60% expected)', undefined);
     row('2 latency: ratio harness / bare (medians)', `${fmt(L.ratio, 3)} (rounds: ${L.perRound.map((x) => fmt(x, 2)).join(', ')})`, '>= 0.9', L.ratio >= 0.9);
     row('2 latency: load-window calls/s harness / bare', `${fmt(L.hw)} / ${fmt(L.bw)} = ${fmt(L.windowRatio, 3)}`, '(excl. startup)', undefined);
+    row("2 latency: ratio harness / bare loop on the harness's transport", `${fmt(L.sameRatio, 3)} (rounds: ${L.samePerRound.map((x) => fmt(x, 2)).join(', ')})`, '(own overhead)', undefined);
     if (Number.isFinite(L.hCpu)) row('2 latency: client CPU per call (user+sys)', `${fmt(L.hCpu)} us (bare ${fmt(L.bCpu)} us)`, '', undefined);
   }
 

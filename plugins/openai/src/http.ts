@@ -1,7 +1,7 @@
 /**
- * The openai plugin's HTTP guards: a `fetch` that reads response bodies incrementally and
- * gives up as soon as one exceeds a byte cap, and the split of a user's base URL into what requests use, what may be
- * shown (the credential-free `endpoint`) and the secrets error messages must never contain.
+ * The openai plugin's HTTP guards: the error of a response over the byte cap (enforced by the chat transport,
+ * transport.ts), and the split of a user's base URL into what requests use, what may be shown (the credential-free
+ * `endpoint`) and the secrets error messages must never contain.
  */
 import { HptError } from '@hpt-bench/sdk';
 
@@ -14,9 +14,9 @@ export function tooLargeMessage(maxBytes: number): string {
 }
 
 /**
- * Thrown into a response body's stream (so out of `response.json()` / `response.text()`) when the body exceeds the cap
- * of `cappedFetch`: more than `maxBytes` bytes after content decoding were received, or the `Content-Length` header
- * announced more. The request's connection is aborted at that moment.
+ * Thrown by the chat transport (`undiciFetch`, transport.ts) when a 2xx body exceeds the cap: more than `maxBytes`
+ * bytes after content decoding were received, or the `Content-Length` header announced more. The request's connection
+ * is aborted at that moment.
  */
 export class ResponseTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
@@ -38,74 +38,6 @@ export function findTooLarge(e: unknown): ResponseTooLargeError | undefined {
 
 /** The `fetch` signature the openai SDK accepts (the global `fetch` of Node 20). */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
-
-/**
- * A `fetch` (for the openai SDK's `fetch` client option) whose responses' bodies are read at most `maxBytes` bytes far
- * (counted after content decoding, so a gzip bomb is caught too). Past the cap, or when a `Content-Length` without a
- * content encoding announces more, the body's stream fails with `ResponseTooLargeError` and the request is aborted
- * (the socket is closed; the rest of the body is never read or buffered). The SDK reads the body inside
- * `response.json()` / `response.text()`, so what is ever held is at most `maxBytes` plus one network chunk.
- *
- * The caller's `init.signal` still aborts the request, during the headers or the body (the deadline of `--timeout`).
- * Responses without a body (204, HEAD) are returned as they are.
- * @param maxBytes the cap in bytes (a positive integer)
- * @param inner the underlying fetch (default: the global `fetch`, i.e. undici)
- */
-export function cappedFetch(maxBytes: number, inner: FetchLike = (input, init) => globalThis.fetch(input, init)): FetchLike {
-  return async (input, init) => {
-    // the caller's signal goes to the request as it is; cancelling the body stream below also ends the request
-    // (undici's fetch aborts the fetch, closing the socket, when its body stream is cancelled)
-    const res = await inner(input, init);
-    const source = res.body;
-    if (!source) return res;
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    const encoding = (res.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
-    const plain = encoding === 'identity' || encoding === '';
-    // Fast path: an unencoded body whose Content-Length is within the cap cannot exceed it (HTTP/1.1 framing ends the
-    // body at the declared length), so the response is returned as it is: no second stream, no per-chunk promise.
-    if (plain && Number.isFinite(declared) && declared <= maxBytes) return res;
-    const reader = source.getReader();
-    const early = Number.isFinite(declared) && declared > maxBytes && plain ? new ResponseTooLargeError(maxBytes) : undefined;
-    let seen = 0;
-    const fail = (controller: ReadableStreamDefaultController<Uint8Array>, err: ResponseTooLargeError) => {
-      reader.cancel(err).catch(() => undefined);
-      controller.error(err);
-    };
-    const body = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          if (early) fail(controller, early);
-        },
-        async pull(controller) {
-          let chunk: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            chunk = await reader.read();
-          } catch (e) {
-            controller.error(e);
-            return;
-          }
-          if (chunk.done) {
-            controller.close();
-            return;
-          }
-          seen += chunk.value.byteLength;
-          if (seen > maxBytes) {
-            fail(controller, new ResponseTooLargeError(maxBytes));
-            return;
-          }
-          controller.enqueue(chunk.value);
-        },
-        cancel(reason) {
-          return reader.cancel(reason).catch(() => undefined);
-        },
-      },
-      { highWaterMark: 0 },
-    );
-    const wrapped = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
-    Object.defineProperty(wrapped, 'url', { value: res.url });
-    return wrapped;
-  };
-}
 
 /**
  * A base URL taken apart (DESIGN.md "Conventions": secrets):

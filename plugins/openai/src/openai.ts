@@ -1,9 +1,10 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { HptError, ModelCallError, parseRetryAfter, Tokens, type Json, type Model, type ModelRequest, type ModelResponse, inject, injectable } from '@hpt-bench/sdk';
-import { cappedFetch, findTooLarge, parseBaseUrl, redactSecrets } from './http.js';
+import { findTooLarge, parseBaseUrl, redactSecrets } from './http.js';
 import { OpenAIBatch } from './batch.js';
 import { chatRequestBody } from './request.js';
 import { completionFromBody, DEFAULT_MAX_RESPONSE_BYTES, MAX_MAX_RESPONSE_BYTES, oneLine } from './response.js';
+import { undiciFetch } from './transport.js';
 
 /** Options of the `openai` model contribution (validated against its manifest schema). */
 export interface OpenAIModelOptions {
@@ -20,13 +21,14 @@ export interface OpenAIModelOptions {
    * deadline of one request in milliseconds (`--timeout` × 1000), covering connecting, the headers AND the whole body
    * (a server that stalls or trickles after its headers is given up on); fractions are rounded up; default 600000, at
    * most 2^31 - 1. On expiry the request is aborted (socket closed) and a retryable `ModelCallError` `timeout` is
-   * thrown. With `maxRetries` > 0 the deadline covers the SDK's own retries too (one `generate` call).
+   * thrown. With `maxRetries` > 0 each of the SDK's attempts has its own deadline.
    */
   timeoutMs?: number;
   /**
    * retries inside the openai SDK; default 0. hpt-bench's ModelClient retries failed calls itself (backoff, retry-after,
    * adaptive concurrency on 429), so leave this at 0 under `hpt-bench run`: SDK retries would hide 429s from
-   * the limiter and multiply the retry budget. Useful only when the model is used on its own.
+   * the limiter and multiply the retry budget. Useful only when the model is used on its own. (The SDK counts a
+   * response over `maxResponseBytes` as a failed connection, so it retries that too before the call fails.)
    */
   maxRetries?: number;
   /**
@@ -119,7 +121,8 @@ export class OpenAIChatModel implements Model {
       baseURL: url.requestBase,
       timeout: this.timeoutMs,
       maxRetries: o.maxRetries ?? 0,
-      fetch: cappedFetch(cap),
+      // the whole response is read under the deadline and the cap by the transport (transport.ts)
+      fetch: undiciFetch({ maxBytes: cap, timeoutMs: this.timeoutMs }),
       ...(Object.keys(url.query).length ? { defaultQuery: url.query } : {}),
       ...(url.basicAuth ? { defaultHeaders: { Authorization: url.basicAuth } } : {}),
     });
@@ -155,27 +158,14 @@ export class OpenAIChatModel implements Model {
    */
   async generate(request: ModelRequest): Promise<ModelResponse> {
     const started = performance.now();
-    const deadline = new AbortController();
-    let expired = false;
-    const timer = setTimeout(() => {
-      expired = true;
-      deadline.abort();
-    }, this.timeoutMs);
     let data: unknown;
     let contentType: string | null = null;
     try {
-      const { data: body, response } = await this.client.chat.completions
-        .create(
-          chatRequestBody(this.model, request),
-          { signal: deadline.signal },
-        )
-        .withResponse();
+      const { data: body, response } = await this.client.chat.completions.create(chatRequestBody(this.model, request)).withResponse();
       data = body as unknown;
       contentType = response.headers.get('content-type');
     } catch (e) {
-      throw expired ? this.timedOut() : this.explain(e);
-    } finally {
-      clearTimeout(timer);
+      throw this.explain(e);
     }
     return {
       ...completionFromBody(data, { endpoint: this.endpoint, model: this.model, maxResponseBytes: this.maxResponseBytes, contentType }),
