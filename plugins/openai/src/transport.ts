@@ -11,10 +11,18 @@
  */
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { type FetchLike, ResponseTooLargeError, tooLargeMessage } from './http.js';
+
+// undici's index loads all of undici (fetch, WebSocket, EventSource, mocks, caches, interceptors: about 90 ms at every
+// start); the transport needs the Agent and the request API only (about 20 ms), so it loads those two modules. The
+// package has no export map that forbids this, and its version is pinned exactly (plugins/openai/package.json).
+const requireCjs = createRequire(import.meta.url);
+const Agent = requireCjs('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
+const { request } = requireCjs('undici/lib/api/index.js') as { request: Dispatcher['request'] };
 
 /**
  * Thrown (out of the SDK's call, as its `APIConnectionTimeoutError`) when a request did not complete — connection,
@@ -31,14 +39,14 @@ export class DeadlineError extends Error {
 /** Statuses whose responses have no body (a `Response` with one cannot be built). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
-let shared: Agent | undefined;
+let shared: UndiciAgent | undefined;
 
 /**
  * The process's connection pool for chat calls (keep-alive connections shared by every model of the process, as the
  * global `fetch` shares its own). undici's own idle timeouts are off (`headersTimeout`, `bodyTimeout` 0): the
  * transport's deadline covers the whole request instead; connecting still gives up after undici's 10 s.
  */
-function sharedAgent(): Agent {
+function sharedAgent(): UndiciAgent {
   shared ??= new Agent({ headersTimeout: 0, bodyTimeout: 0 });
   return shared;
 }
@@ -132,8 +140,8 @@ export function undiciFetch(options: { maxBytes: number; timeoutMs: number; disp
         if (callerSignal.aborted) return onCallerAbort();
         callerSignal.addEventListener('abort', onCallerAbort, { once: true });
       }
-      dispatcher
-        .request({
+      request
+        .call(dispatcher, {
           origin: url.origin,
           path: url.pathname + url.search,
           method: (init?.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
