@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { Command, Flags, type Interfaces } from '@oclif/core';
+import { Command } from '@oclif/core/command';
+import * as Flags from '@oclif/core/flags';
+import type * as Interfaces from '@oclif/core/interfaces';
 import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, discoverPlugins, EXIT_CODES, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 import { terminalSafe } from './terminal.js';

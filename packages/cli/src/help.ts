@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { type Command, Help } from '@oclif/core';
+import { Help } from '@oclif/core/help';
+import type { Command } from '@oclif/core/command';
 import { declaredFilters, discoverPlugins, type PluginEntry, type Registry } from '@hpt-bench/core';
 import { pluginDirsOf } from './base.js';
 import { terminalSafe } from './terminal.js';

@@ -3,7 +3,7 @@
  * `.hpt-bench/hpt-bench.db`) or a PostgreSQL URL (`postgres://user@host:port/db`, `postgresql://...`); when the flag is
  * not given, the environment variable `HPT_BENCH_STORE` names the store (an explicit flag wins).
  */
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { STORE_ENV } from '@hpt-bench/core';
 
 /** The store used when neither `--store` nor `HPT_BENCH_STORE` is given. */

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { compareRuns, HptError, RunStore, type CompareResult, type Json, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
 import { storeFlag } from '../store-flag.js';

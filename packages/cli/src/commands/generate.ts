@@ -1,7 +1,8 @@
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { checkFilters, HptError, instantiate, parseFilterOptions, type CompatMode, type Dataset } from '@hpt-bench/core';
 import { filterFlags, HptCommand, TerminalTable } from '../base.js';
 

@@ -1,7 +1,8 @@
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
-import { Flags, type Interfaces } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
+import type * as Interfaces from '@oclif/core/interfaces';
 import type { DependencyContainer } from 'tsyringe';
 import {
   HptError,

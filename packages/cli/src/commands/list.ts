@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { type Contribution, type ContributionKind, datasetFilters, HptError, isHptError, packPlaceholders, type Registry } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../base.js';
 

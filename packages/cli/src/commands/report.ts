@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, renderTables } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';

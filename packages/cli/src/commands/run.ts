@@ -1,7 +1,8 @@
 import { closeSync, createWriteStream, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
-import { Flags, type Interfaces } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
+import type * as Interfaces from '@oclif/core/interfaces';
 import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord, storeLabel } from '@hpt-bench/core';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { type CompatMode, HptError, type Json, readJsonText, resolveScoreSubject, scoreWithMetric, scoreWithScorer, type ScoreOutcome } from '@hpt-bench/core';
 import { HptCommand } from '../base.js';
 

@@ -3,7 +3,7 @@
  * `HptCommand.catch`): one `Error:` line and a `hint:` with the closest commands on stderr, or with `--json` one
  * `{"error": {"code": "E_USAGE", ...}}` object on stdout; exit 2 either way, without oclif's usage dump.
  */
-import type { Hook } from '@oclif/core';
+import type { Hook } from '@oclif/core/hooks';
 import { didYouMean, EXIT_CODES } from '@hpt-bench/core';
 
 const hook: Hook<'command_not_found'> = async function (options) {

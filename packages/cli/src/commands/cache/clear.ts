@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { RunStore, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand } from '../../base.js';
 import { storeFlag } from '../../store-flag.js';

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { HptError } from '@hpt-bench/core';
 import { HptCommand } from '../../base.js';
 import { SCAFFOLD_KINDS, scaffoldPlugin, type ScaffoldKind } from '../../scaffold.js';

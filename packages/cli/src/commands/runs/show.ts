@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HptError, parseFingerprint, RunStore, type Json, type RunFingerprint, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../../base.js';
 import { type RunListing, workerListing } from '../runs.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { runEnvironmentChecks } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../../base.js';
 
