@@ -55,8 +55,8 @@ port.on('message', async (req) => {
     await ready;
     if (broken) throw broken;
     if (req.op === 'query') {
-      let name = names.get(req.sql);
-      if (!name) { name = 's' + names.size; names.set(req.sql, name); }
+      let name = req.unnamed ? undefined : names.get(req.sql);
+      if (!name && !req.unnamed) { name = 's' + names.size; names.set(req.sql, name); }
       const r = await client.query({ name, text: req.sql, values: req.params });
       answer({ rows: r.rows, changes: r.rowCount ?? 0 });
     } else if (req.op === 'batch') {
@@ -154,6 +154,9 @@ function isRead(sql: string): boolean {
   return /^\s*(SELECT|WITH|VALUES|SHOW)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql.replace(/'(?:[^']|'')*'/g, ''));
 }
 
+/** Rows per FETCH of a cursor (`PostgresDatabase` iterate): ~2 MB of rows of the `calls` table, a few KB of others. */
+export const CURSOR_ROWS = 1000;
+
 /** Any 64-bit key: the advisory lock every `immediate` transaction of a database takes (see `SqlTransaction`). */
 export const STORE_LOCK = 0x6870745f62656e;
 
@@ -205,8 +208,8 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  /** Send one request to the worker and wait for its answer. */
-  private call(req: { op: 'query' | 'exec' | 'close' | 'batch'; sql?: string; params?: unknown[]; items?: { sql: string; params: unknown[] }[] }, timeoutMs?: number): Answer {
+  /** Send one request to the worker and wait for its answer (`unnamed`: a query not kept as a prepared statement). */
+  private call(req: { op: 'query' | 'exec' | 'close' | 'batch'; sql?: string; params?: unknown[]; items?: { sql: string; params: unknown[] }[]; unnamed?: boolean }, timeoutMs?: number): Answer {
     if (req.op !== 'batch') this.sendPending();
     if (this.closed) throw new PostgresError('the database connection is closed', 'E_CLOSED');
     if (process.env.HPT_PG_DEBUG) process.stderr.write(`[pg] ${req.op} ${req.sql ?? ''}\n`);
@@ -274,8 +277,39 @@ export class PostgresDatabase implements SqlDatabase {
       run: (...params: unknown[]): SqlRunResult => this.write(sql, params),
       get: (...params: unknown[]) => q(params).rows?.[0] as R | undefined,
       all: (...params: unknown[]) => (q(params).rows ?? []) as R[],
-      iterate: (...params: unknown[]) => ((q(params).rows ?? []) as R[])[Symbol.iterator](),
+      iterate: (...params: unknown[]) => this.cursor<R>(sql, params),
     };
+  }
+
+  /** Cursors opened so far on this connection (their names: `hpt_cursor_<n>`). */
+  private cursors = 0;
+
+  /**
+   * The rows of a read, `CURSOR_ROWS` at a time through a server-side cursor (`DECLARE ... NO SCROLL CURSOR WITH HOLD`,
+   * then `FETCH`), so a large result (`store migrate` copying the calls table, `--out` of a long run) is never held
+   * whole by the client, as SQLite's `iterate` does not hold it. Other statements may run between two rows (each FETCH
+   * is a request of its own). The cursor is closed when the rows are exhausted or the loop ends early (`return`).
+   * @throws PostgresError on the first `next()` when the statement fails (as with the other reads).
+   */
+  private *cursor<R>(sql: string, params: unknown[]): Generator<R> {
+    if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
+    const name = `hpt_cursor_${++this.cursors}`;
+    this.call({ op: 'query', unnamed: true, sql: `DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${this.text(sql)}`, params: params.map((p) => (p === undefined ? null : p)) });
+    try {
+      for (;;) {
+        const rows = (this.call({ op: 'query', unnamed: true, sql: `FETCH ${CURSOR_ROWS} FROM ${name}`, params: [] }).rows ?? []) as R[];
+        yield* rows;
+        if (rows.length < CURSOR_ROWS) return;
+      }
+    } finally {
+      if (!this.closed) {
+        try {
+          this.call({ op: 'query', unnamed: true, sql: `CLOSE ${name}`, params: [] });
+        } catch {
+          // the connection is gone (the cursor with it), or the transaction that declared it was rolled back
+        }
+      }
+    }
   }
 
   exec(sql: string): void {
