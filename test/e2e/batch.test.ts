@@ -17,6 +17,7 @@ import type { ReceivedRequest } from '../helpers/openai-server.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
 import type { RunSummary } from '@hpt-bench/sdk';
+import type { RunDetails } from '../../packages/cli/src/commands/runs/show.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-batch-'));
 const GEN = ['--preset', 'easy', '--task', 'calculate,equivalent', '--seed', '9'];
@@ -113,6 +114,15 @@ describe('run --batch', () => {
     expect(stored.map((b) => b.round)).toEqual(rounds.map((_, i) => i + 1));
     expect(stored.map((b) => b.customIds.length)).toEqual(rounds);
     expect(stored.every((b) => b.state === 'consumed')).toBe(true);
+    // runs show lists the run's batches (--json and the table)
+    const shown = await runCli(['runs', 'show', batched.runId, '--store', store, '--json']);
+    expect(shown.code, shown.stderr).toBe(0);
+    const details = JSON.parse(shown.stdout) as RunDetails;
+    expect(details.batches.map((b) => [b.id, b.round, b.state, b.requests])).toEqual(stored.map((b) => [b.id, b.round, 'consumed', b.customIds.length]));
+    expect(details.batches.every((b) => b.model === 'openai:test' && b.finishedAt !== null && b.submittedAt <= b.finishedAt)).toBe(true);
+    const table = await runCli(['runs', 'show', batched.runId, '--store', store]);
+    expect(table.stdout).toMatch(/batch\s*│\s*round\s*│\s*model\s*│\s*state\s*│\s*requests/);
+    expect(table.stdout).toContain(stored[9]!.id);
     // every call submitted exactly once
     expect(Object.values(s.state.submissions).every((n) => n === 1)).toBe(true);
     expect(Object.keys(s.state.submissions)).toHaveLength(online.calls);

@@ -626,9 +626,13 @@ export class RunStore implements WriteQueue {
     return unconsumedBatches(this.db, model);
   }
 
-  /** The batches of run `runId` (`batchesOfRun`). */
+  /**
+   * The batches of run `runId` (`batchesOfRun`), after committing the queue; none in a store written before batches
+   * were recorded (opened read-only, such a store has no `batches` table).
+   */
   batchesOfRun(runId: string): StoredBatch[] {
-    this.flush();
+    this.sync();
+    if (this.readonly && !this.db.hasTable('batches')) return [];
     return batchesOfRun(this.db, runId);
   }
 

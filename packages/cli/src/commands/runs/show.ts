@@ -4,7 +4,7 @@ import { HptCommand, TerminalTable } from '../../base.js';
 import { type RunListing, workerListing } from '../runs.js';
 import { storeFlag } from '../../store-flag.js';
 
-/** One run as `hpt-bench runs show --json` prints it: its `runs --json` listing plus its mode, figures and fingerprint. */
+/** One run as `hpt-bench runs show --json` prints it: its `runs --json` listing plus its mode, figures, batches and fingerprint. */
 export interface RunDetails extends RunListing {
   mode: string;
   /** the summary's figures, for completed runs (null otherwise) */
@@ -12,11 +12,17 @@ export interface RunDetails extends RunListing {
   n: number | null;
   /** what the run was made with; null for a run recorded before fingerprints were */
   fingerprint: RunFingerprint | null;
+  /**
+   * the batches `run --batch` submitted for the run, in submission order: the provider's batch id (`file:<input file
+   * id>` while its creation was interrupted), the round of the invocation that submitted it, model id, state
+   * (`StoredBatchState`), number of requests, and ISO-8601 times of submission and of the end of polling
+   */
+  batches: { id: string; round: number; model: string; state: string; requests: number; submittedAt: string; finishedAt: string | null }[];
 }
 
-/** `hpt-bench runs show <id>`: one run's state, summary figures and fingerprint. */
+/** `hpt-bench runs show <id>`: one run's state, summary figures, workers, batches and fingerprint. */
 export default class RunsShow extends HptCommand {
-  static override summary = "Show one run: its state, summary figures and fingerprint (versions of hpt-bench and the plugins, data hash, prompt hashes, settings).";
+  static override summary = "Show one run: its state, summary figures, workers, batches (run --batch) and fingerprint (versions of hpt-bench and the plugins, data hash, prompt hashes, settings).";
   static override description = `The fingerprint is recorded when the run is created (a resumed run keeps it): the hpt-bench version, each plugin the run used with its version, the data's source and content hash, the hash of every level's prompt, the models and endpoints (without credentials), generation settings, seed, compat, filters, limit, replicates and HPI_Dataset. Runs made before fingerprints were recorded have none.`;
   static override examples = ['<%= config.bin %> runs show 20261121T093000-1a2b3c', '<%= config.bin %> runs show 20261121T093000-1a2b3c --store results.db --json'];
   static override args = {
@@ -41,6 +47,7 @@ export default class RunsShow extends HptCommand {
         runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, mode: r.mode,
         done: c.done, errored: c.errored, hpi: num(s.hpi), accuracy: num(s.accuracy), n: num(s.n), error: r.error, fingerprint: parseFingerprint(r.fingerprint),
         workers: store.listWorkers(r.id).map(workerListing),
+        batches: store.batchesOfRun(r.id).map((b) => ({ id: b.id, round: b.round, model: b.model, state: b.state, requests: b.customIds.length, submittedAt: b.submittedAt, finishedAt: b.finishedAt })),
       };
     } finally {
       store.close();
@@ -72,6 +79,11 @@ export function renderRunDetails(d: RunDetails): string {
     const w = new TerminalTable({ head: ['worker', 'state', 'samples', 'blocks claimed', 'last seen'] });
     for (const x of d.workers) w.push([x.worker, x.state, String(x.samples), String(x.claims), x.heartbeatAt]);
     out.push(w.toString());
+  }
+  if (d.batches.length) {
+    const b = new TerminalTable({ head: ['batch', 'round', 'model', 'state', 'requests', 'submitted', 'finished'] });
+    for (const x of d.batches) b.push([x.id, String(x.round), x.model, x.state, String(x.requests), x.submittedAt, x.finishedAt ?? '-']);
+    out.push(b.toString());
   }
   const f = d.fingerprint;
   if (!f) {
