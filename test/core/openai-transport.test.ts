@@ -216,6 +216,20 @@ describe('deadline, cap and the caller signal', () => {
     expect(s.seen.length).toBe(before);
   });
 
+  it('a request undici refuses (a header value with a line break) fails at once, sends nothing and leaves no timer behind', async () => {
+    const s = await serve((_, res) => res.end('{}'));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const e = await rejection(undiciFetch({ maxBytes: MiB, timeoutMs: 60_000 })(`${s.url}/x`, { method: 'POST', headers: [['x-bad', 'a\r\nb']], body: '{}' }));
+    expect(e.message).toMatch(/header/i);
+    expect(timers()).toBeLessThanOrEqual(before);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(s.seen).toHaveLength(0);
+    // and a request that completes clears its deadline too
+    await undiciFetch({ maxBytes: MiB, timeoutMs: 60_000 })(`${s.url}/y`, { method: 'POST', body: '{}' });
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+
   it('through the model, an unreachable endpoint is a retryable connection error naming it', async () => {
     const s = await serve((_, res) => res.end('{}'));
     const url = `${s.url}/v1`;

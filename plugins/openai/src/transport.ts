@@ -140,54 +140,59 @@ export function undiciFetch(options: { maxBytes: number; timeoutMs: number; disp
         if (callerSignal.aborted) return onCallerAbort();
         callerSignal.addEventListener('abort', onCallerAbort, { once: true });
       }
-      request
-        .call(dispatcher, {
+      let sent: Promise<Dispatcher.ResponseData<unknown>>;
+      try {
+        sent = request.call(dispatcher, {
           origin: url.origin,
           path: url.pathname + url.search,
           method: (init?.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
           headers: flatHeaders(init?.headers),
           body: requestBody,
           signal: abort,
-        })
-        .then((res) => {
-          raw = res.body;
-          if (settled) {
-            raw.destroy();
-            return;
-          }
-          const status = res.statusCode;
-          const ok = status >= 200 && status < 300;
-          // an error status keeps its status, with the cap's message as its body (the status decides the error's kind)
-          const overCap = (): void => {
-            if (ok) return fail(new ResponseTooLargeError(maxBytes));
-            if (!done()) return;
-            decoded?.destroy();
-            raw?.destroy();
-            resolve(bufferedResponse(status, res.headers, tooLargeMessage(maxBytes), href));
-          };
-          const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
-          const decoder = decoderFor(encoding);
-          const declared = Number(res.headers['content-length'] ?? NaN);
-          if (!decoder && declared > maxBytes) return overCap();
-          let stream: Readable = raw;
-          if (decoder) {
-            decoded = decoder;
-            raw.on('error', fail);
-            stream = raw.pipe(decoder);
-          }
-          const chunks: Buffer[] = [];
-          let seen = 0;
-          stream.on('data', (chunk: Buffer) => {
-            if (settled) return;
-            seen += chunk.length;
-            if (seen > maxBytes) return overCap();
-            chunks.push(chunk);
-          });
-          stream.on('error', fail);
-          stream.on('end', () => {
-            if (!done()) return;
-            resolve(bufferedResponse(status, res.headers, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, seen), href));
-          });
-        }, fail);
+        });
+      } catch (e) {
+        // a request undici refuses at once (e.g. an invalid header value): the timer and the listener go with it
+        return fail(e);
+      }
+      sent.then((res) => {
+        raw = res.body;
+        if (settled) {
+          raw.destroy();
+          return;
+        }
+        const status = res.statusCode;
+        const ok = status >= 200 && status < 300;
+        // an error status keeps its status, with the cap's message as its body (the status decides the error's kind)
+        const overCap = (): void => {
+          if (ok) return fail(new ResponseTooLargeError(maxBytes));
+          if (!done()) return;
+          decoded?.destroy();
+          raw?.destroy();
+          resolve(bufferedResponse(status, res.headers, tooLargeMessage(maxBytes), href));
+        };
+        const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+        const decoder = decoderFor(encoding);
+        const declared = Number(res.headers['content-length'] ?? NaN);
+        if (!decoder && declared > maxBytes) return overCap();
+        let stream: Readable = raw;
+        if (decoder) {
+          decoded = decoder;
+          raw.on('error', fail);
+          stream = raw.pipe(decoder);
+        }
+        const chunks: Buffer[] = [];
+        let seen = 0;
+        stream.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          seen += chunk.length;
+          if (seen > maxBytes) return overCap();
+          chunks.push(chunk);
+        });
+        stream.on('error', fail);
+        stream.on('end', () => {
+          if (!done()) return;
+          resolve(bufferedResponse(status, res.headers, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, seen), href));
+        });
+      }, fail);
     });
 }
