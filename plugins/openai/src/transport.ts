@@ -12,7 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { type FetchLike, ResponseTooLargeError, tooLargeMessage } from './http.js';
@@ -76,7 +76,7 @@ function bufferedResponse(status: number, raw: Record<string, string | string[] 
 }
 
 /** The decoder of a `Content-Encoding` the global `fetch` also decodes (gzip, deflate, br), or undefined (body as is). */
-function decoderFor(encoding: string): Readable & NodeJS.WritableStream | undefined {
+function decoderFor(encoding: string): Transform | undefined {
   if (encoding === 'gzip' || encoding === 'x-gzip') return createGunzip();
   if (encoding === 'deflate') return createInflate();
   if (encoding === 'br') return createBrotliDecompress();

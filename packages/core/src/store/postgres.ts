@@ -154,6 +154,11 @@ function isRead(sql: string): boolean {
   return /^\s*(SELECT|WITH|VALUES|SHOW)\b/i.test(sql) && !/\b(INSERT|UPDATE|DELETE)\b/i.test(sql.replace(/'(?:[^']|'')*'/g, ''));
 }
 
+/** Statement parameters as `pg` binds them: `undefined` as NULL (better-sqlite3 binds it so too). */
+function bindable(params: unknown[]): unknown[] {
+  return params.map((p) => (p === undefined ? null : p));
+}
+
 /** Rows per FETCH of a cursor (`PostgresDatabase` iterate): ~2 MB of rows of the `calls` table, a few KB of others. */
 export const CURSOR_ROWS = 1000;
 
@@ -246,9 +251,14 @@ export class PostgresDatabase implements SqlDatabase {
     return text;
   }
 
-  private query(sql: string, params: unknown[]): Answer {
+  /** @throws PostgresError `E_READONLY` when this connection is read-only and `sql` writes. */
+  private refuseWrite(sql: string): void {
     if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
-    return this.call({ op: 'query', sql: this.text(sql), params: params.map((p) => (p === undefined ? null : p)) });
+  }
+
+  private query(sql: string, params: unknown[]): Answer {
+    this.refuseWrite(sql);
+    return this.call({ op: 'query', sql: this.text(sql), params: bindable(params) });
   }
 
   /**
@@ -259,9 +269,9 @@ export class PostgresDatabase implements SqlDatabase {
    */
   private write(sql: string, params: unknown[]): SqlRunResult {
     if (this.depth === 0) return { changes: this.query(sql, params).changes ?? 0 };
-    if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
+    this.refuseWrite(sql);
     const result = { changes: 0 };
-    this.pending.push({ sql: this.text(sql), params: params.map((p) => (p === undefined ? null : p)), result });
+    this.pending.push({ sql: this.text(sql), params: bindable(params), result });
     const self = this;
     return {
       get changes() {
@@ -292,9 +302,9 @@ export class PostgresDatabase implements SqlDatabase {
    * @throws PostgresError on the first `next()` when the statement fails (as with the other reads).
    */
   private *cursor<R>(sql: string, params: unknown[]): Generator<R> {
-    if (this.options.readonly && !isRead(sql)) throw new PostgresError('attempt to write a readonly database', 'E_READONLY');
+    this.refuseWrite(sql);
     const name = `hpt_cursor_${++this.cursors}`;
-    this.call({ op: 'query', unnamed: true, sql: `DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${this.text(sql)}`, params: params.map((p) => (p === undefined ? null : p)) });
+    this.call({ op: 'query', unnamed: true, sql: `DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${this.text(sql)}`, params: bindable(params) });
     try {
       for (;;) {
         const rows = (this.call({ op: 'query', unnamed: true, sql: `FETCH ${CURSOR_ROWS} FROM ${name}`, params: [] }).rows ?? []) as R[];
