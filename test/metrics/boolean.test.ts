@@ -47,7 +47,7 @@ describe('referenceBoolq (hpt.md §4 BoolQ)', () => {
   });
 });
 
-describe('strictBoolean (hpt.md §9 #14)', () => {
+describe('strictBoolean (issue #23 cascade; hpt.md §9 #14)', () => {
   it('reads the first token as a whole word, case-insensitively', () => {
     expect(strictBoolean(' True', 'Answer:')).toBe(true);
     expect(strictBoolean(' yes, because the passage says so', 'Answer:')).toBe(true);
@@ -63,13 +63,18 @@ describe('strictBoolean (hpt.md §9 #14)', () => {
     expect(strictBoolean('- True', 'Answer:')).toBe(true);
   });
 
-  it('does not count untrue, not true, nope or a leading sentence', () => {
+  it('does not count untrue, nope, a yes/no inside a phrase, or nothing; reads not true as false', () => {
     expect(strictBoolean(' untrue', 'Answer:')).toBeNull();
-    expect(strictBoolean(' not true', 'Answer:')).toBeNull();
     expect(strictBoolean(' Nope', 'Answer:')).toBeNull();
-    expect(strictBoolean(' Based on the passage, true.', 'Answer:')).toBeNull();
-    expect(strictBoolean(' no-brainer: true', 'Answer:')).toBeNull();
+    expect(strictBoolean(' No evidence in the passage supports it', 'Answer:')).toBeNull();
     expect(strictBoolean('', 'Answer:')).toBeNull();
+    expect(strictBoolean(' not true', 'Answer:')).toBe(false);
+  });
+
+  it('reads the answer in the last sentence when the reply does not start with it', () => {
+    expect(strictBoolean(' Based on the passage, true.', 'Answer:')).toBe(true);
+    expect(strictBoolean(' The passage says the ride opened in 2014. So the statement is not true.', 'Answer:')).toBe(false);
+    expect(strictBoolean(' Let me check the passage first. The answer is no.', 'Answer:')).toBe(false);
   });
 
   it('works with an empty cue', () => {
@@ -83,40 +88,41 @@ describe('BooleanScorer', () => {
   });
 
   it('strict is the default for an unknown compat value and scores 1/0', () => {
-    expect(scorer.score(sample(true), out(' True'), STRICT)).toEqual({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(sample(true), out(' False'), STRICT)).toEqual({ solved: false, score: 0, extracted: false });
-    expect(scorer.score(sample(false), out(' untrue'), STRICT)).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), out(' True'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), out(' False'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: false });
+    expect(scorer.score(sample(false), out(' untrue'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
     const odd = { compat: 'other', options: {} } as unknown as ScoreContext;
-    expect(scorer.score(sample(true), out('\nTrue'), odd)).toEqual({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), out('\nTrue'), odd)).toMatchObject({ solved: true, score: 1, extracted: true });
   });
 
   it('strict parses only the completion, never the prompt', () => {
     const o: GradedOutput = { promptText: 'Example\nAnswer: true.\nQ\nAnswer:', completion: ' Hmm, hard to say.', cue: 'Answer:' };
-    expect(scorer.score(sample(true), o, STRICT)).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), o, STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
   });
 
   it('reference: untrue and not true count as True', () => {
-    expect(scorer.score(sample(true), out(' untrue'), REF)).toEqual({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(sample(false), out(' not true'), REF)).toEqual({ solved: false, score: 0, extracted: true });
-    expect(scorer.score(sample(false), out(' not true'), STRICT)).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), out(' untrue'), REF)).toMatchObject({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(false), out(' not true'), REF)).toMatchObject({ solved: false, score: 0, extracted: true });
+    expect(scorer.score(sample(false), out(' not true'), STRICT)).toEqual({ solved: true, score: 1, extracted: false, extraction: { rule: 'answer-first', span: [5, 9] } });
+    expect(scorer.score(sample(true), out(' untrue'), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('reference: a completion starting with a newline leaves an empty answer line, parsed as 0 (False)', () => {
-    expect(scorer.score(sample(true), out('\nTrue'), REF)).toEqual({ solved: false, score: 0, extracted: false });
-    expect(scorer.score(sample(false), out('\nTrue'), REF)).toEqual({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(sample(true), out('\nTrue'), STRICT)).toEqual({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), out('\nTrue'), REF)).toMatchObject({ solved: false, score: 0, extracted: false });
+    expect(scorer.score(sample(false), out('\nTrue'), REF)).toMatchObject({ solved: true, score: 1, extracted: false });
+    expect(scorer.score(sample(true), out('\nTrue'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
   });
 
   it('reference: no answer: line gives none, which is never solved', () => {
     const o: GradedOutput = { promptText: 'Is the sky blue?\n', completion: 'Yes', cue: '' };
-    expect(scorer.score(sample(true), o, REF)).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(false), o, REF)).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(true), o, STRICT)).toEqual({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), o, REF)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(false), o, REF)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), o, STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
   });
 
   it('reference: "I don\'t know" contains "no" and parses as False', () => {
-    expect(scorer.score(sample(false), out(" I don't know"), REF)).toEqual({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(sample(false), out(" I don't know"), STRICT)).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(false), out(" I don't know"), REF)).toMatchObject({ solved: true, score: 1, extracted: false });
+    expect(scorer.score(sample(false), out(" I don't know"), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
   });
 
   it('accepts "True"/"False" string targets and rejects others with E_DATA', () => {

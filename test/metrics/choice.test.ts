@@ -75,7 +75,7 @@ describe('referenceChoice, MMLU variant (hpt.md §4 MMLU)', () => {
   });
 });
 
-describe('strictLetter (hpt.md §9 #14)', () => {
+describe('strictLetter (issue #23 cascade; hpt.md §9 #14)', () => {
   it('accepts a bare, bracketed or starred letter, optionally followed by punctuation', () => {
     expect(strictLetter(' B', 'Answer:', 5)).toBe('B');
     expect(strictLetter(' (B)', 'Answer:', 5)).toBe('B');
@@ -86,7 +86,13 @@ describe('strictLetter (hpt.md §9 #14)', () => {
     expect(strictLetter(' B) library', 'Answer:', 5)).toBe('B');
     expect(strictLetter(' E: new york', 'Answer:', 5)).toBe('E');
     expect(strictLetter(' (b)', 'Answer:', 5)).toBe('B');
-    expect(strictLetter(' A bank', 'Answer:', 5)).toBe('A');
+    expect(strictLetter(' A.', 'Answer:', 5)).toBe('A');
+  });
+
+  it('reads an A that starts a sentence as the article unless option A\'s text follows it', () => {
+    expect(strictLetter(' A bank', 'Answer:', 5)).toBeNull();
+    expect(strictLetter(' A bank', 'Answer:', 5, ['bank', 'library', 'store', 'mall', 'new york'])).toBe('A');
+    expect(strictLetter(' A bank', 'Answer:', 5, ['river', 'library', 'store', 'mall', 'new york'])).toBeNull();
   });
 
   it('drops a repeated cue', () => {
@@ -94,10 +100,14 @@ describe('strictLetter (hpt.md §9 #14)', () => {
     expect(strictLetter(' **Answer:** (A)', 'Answer:', 5)).toBe('A');
   });
 
+  it('reads a letter stated after a marker or in the last sentence', () => {
+    expect(strictLetter(' Based on the question, C', 'Answer:', 5)).toBe('C');
+    expect(strictLetter(' The answer is B', 'Answer:', 5)).toBe('B');
+  });
+
   it('rejects words and letters out of range', () => {
-    expect(strictLetter(' Based on the question, C', 'Answer:', 5)).toBeNull();
-    expect(strictLetter(' The answer is B', 'Answer:', 5)).toBeNull();
     expect(strictLetter(" I'm not sure", 'Answer:', 5)).toBeNull();
+    expect(strictLetter(' I think so', 'Answer:', 5)).toBeNull();
     expect(strictLetter(' I', 'Answer:', 5)).toBeNull();
     expect(strictLetter(' E', 'Answer:', 4)).toBeNull();
     expect(strictLetter(' D', 'Answer:', 4)).toBe('D');
@@ -111,37 +121,37 @@ describe('ChoiceScorer', () => {
   });
 
   it('reference csqa (default variant): "(b)" is A, "based…" is B; strict gets them right', () => {
-    expect(scorer.score(csqa('B'), out(' (b)'), ref())).toEqual({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(csqa('B'), out(' (b)'), strict())).toEqual({ solved: true, score: 1, extracted: 'B' });
-    expect(scorer.score(csqa('D'), out(' Based on the question, D'), ref())).toEqual({ solved: false, score: 0, extracted: 'B' });
-    expect(scorer.score(csqa('D'), out(' Based on the question, D'), strict())).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(csqa('E'), out(' E'), ref({ reference: 'csqa' }))).toEqual({ solved: true, score: 1, extracted: 'E' });
+    expect(scorer.score(csqa('B'), out(' (b)'), ref())).toMatchObject({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(csqa('B'), out(' (b)'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'B' });
+    expect(scorer.score(csqa('D'), out(' Based on the question, D'), ref())).toMatchObject({ solved: false, score: 0, extracted: 'B' });
+    expect(scorer.score(csqa('D'), out(' Based on the question, D'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'D' });
+    expect(scorer.score(csqa('E'), out(' E'), ref({ reference: 'csqa' }))).toMatchObject({ solved: true, score: 1, extracted: 'E' });
   });
 
   it('reference: unparseable defaults to A, which solves gold A', () => {
-    expect(scorer.score(csqa('A'), out(' I cannot tell'), ref())).toEqual({ solved: true, score: 1, extracted: 'A' });
-    expect(scorer.score(csqa('A'), out(' I cannot tell'), strict())).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(csqa('A'), out(' I cannot tell'), ref())).toMatchObject({ solved: true, score: 1, extracted: 'A' });
+    expect(scorer.score(csqa('A'), out(' I cannot tell'), strict())).toMatchObject({ solved: false, score: 0, extracted: null });
   });
 
   it('reference mmlu: "answer is" stripping and default A', () => {
     const m = (c: string): GradedOutput => ({ promptText: 'Choose the answer.\nQ?\nA w\nB x\nC y\nD z\nAnswer:', completion: c, cue: 'Answer:' });
-    expect(scorer.score(mmlu('C'), m(' The correct answer is C'), ref({ reference: 'mmlu' }))).toEqual({ solved: true, score: 1, extracted: 'C' });
-    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref({ reference: 'mmlu' }))).toEqual({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref())).toEqual({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'mmlu' }))).toEqual({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'csqa' }))).toEqual({ solved: false, score: 0, extracted: 'E' });
+    expect(scorer.score(mmlu('C'), m(' The correct answer is C'), ref({ reference: 'mmlu' }))).toMatchObject({ solved: true, score: 1, extracted: 'C' });
+    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref({ reference: 'mmlu' }))).toMatchObject({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref())).toMatchObject({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'mmlu' }))).toMatchObject({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'csqa' }))).toMatchObject({ solved: false, score: 0, extracted: 'E' });
   });
 
   it('reference: no answer: line gives none (not solved)', () => {
     const o: GradedOutput = { promptText: 'Q?\n', completion: 'A', cue: '' };
-    expect(scorer.score(csqa('A'), o, ref())).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(csqa('A'), o, strict())).toEqual({ solved: true, score: 1, extracted: 'A' });
+    expect(scorer.score(csqa('A'), o, ref())).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(csqa('A'), o, strict())).toMatchObject({ solved: true, score: 1, extracted: 'A' });
   });
 
   it('infers the number of options from text1..textN, overridable by options.letters', () => {
-    expect(scorer.score(mmlu('D'), out(' E'), strict())).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(csqa('E'), out(' E'), strict())).toEqual({ solved: true, score: 1, extracted: 'E' });
-    expect(scorer.score(csqa('E'), out(' E'), strict({ letters: 4 }))).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(mmlu('D'), out(' E'), strict())).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(csqa('E'), out(' E'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'E' });
+    expect(scorer.score(csqa('E'), out(' E'), strict({ letters: 4 }))).toMatchObject({ solved: false, score: 0, extracted: null });
     const bare: Sample = { id: 'b', index: 0, input: { question: 'Q?' }, target: 'E' };
     expect(scorer.score(bare, out(' E'), strict()).extracted).toBe('E');
     expect(scorer.score(bare, out(' F'), strict()).extracted).toBeNull();
@@ -162,6 +172,6 @@ describe('ChoiceScorer', () => {
   });
 
   it('accepts a lower-case or padded gold letter', () => {
-    expect(scorer.score(csqa(' c '), out(' C'), strict())).toEqual({ solved: true, score: 1, extracted: 'C' });
+    expect(scorer.score(csqa(' c '), out(' C'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'C' });
   });
 });

@@ -68,23 +68,26 @@ describe('referenceGsm8k (hpt.md §4 GSM8K)', () => {
   });
 });
 
-describe('strictNumber (hpt.md §9 #15)', () => {
+describe('strictNumber (issue #23 cascade; hpt.md §9 #15)', () => {
   it('takes the number attached to the last #### marker', () => {
     expect(strictNumber(' She has 3 + 5 = 8.\n#### 8', 'Answer:')).toBe(8);
     expect(strictNumber(' #### 72\nThat is 3 * 24 = 72, from 4 boxes', 'Answer:')).toBe(72);
-    expect(strictNumber('#### 5\n#### 7', 'Answer:')).toBe(7);
+    expect(strictNumber('#### 5\nWait, I misread: 3 + 4 = 7.\n#### 7', 'Answer:')).toBe(7);
+    // two different answers stacked with nothing between them: no single answer
+    expect(strictNumber('#### 5\n#### 7', 'Answer:')).toBeNull();
+    expect(strictNumber('#### 7\n#### 7', 'Answer:')).toBe(7);
     expect(strictNumber('####$1,234.', 'Answer:')).toBe(1234);
     expect(strictNumber('#### **-3**', 'Answer:')).toBe(-3);
     expect(strictNumber('#### 42\nin the format ####answer.', 'Answer:')).toBe(42);
   });
 
-  it('falls back to the last number in the completion', () => {
+  it('without a marker, reads the last sentence with a number (its result after =, else its last number)', () => {
     expect(strictNumber(' She had 12 apples, then 5 more: 17 apples.', 'Answer:')).toBe(17);
     expect(strictNumber(' 15-9=6', 'Answer:')).toBe(6);
     expect(strictNumber(' 10 - 4', 'Answer:')).toBe(4);
     expect(strictNumber(' The answer is 42.', 'Answer:')).toBe(42);
     expect(strictNumber(' The answer is $1,000.50.', 'Answer:')).toBe(1000.5);
-    expect(strictNumber(' Final answer: 9\n#### 7', 'Answer:')).toBe(7);
+    expect(strictNumber(' Final answer: 9. No: 3 + 4 = 7.\n#### 7', 'Answer:')).toBe(7);
   });
 
   it('keeps the sign, removes thousands separators, accepts decimals', () => {
@@ -107,31 +110,31 @@ describe('NumericScorer', () => {
   });
 
   it('sign: reference drops it, strict keeps it', () => {
-    expect(scorer.score(sample(-5), out(' #### -5'), REF)).toEqual({ solved: false, score: 0, extracted: 5 });
-    expect(scorer.score(sample(-5), out(' #### -5'), STRICT)).toEqual({ solved: true, score: 1, extracted: -5 });
+    expect(scorer.score(sample(-5), out(' #### -5'), REF)).toMatchObject({ solved: false, score: 0, extracted: 5 });
+    expect(scorer.score(sample(-5), out(' #### -5'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: -5 });
   });
 
   it('1,234,567: reference reads 1234, strict 1234567', () => {
-    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), REF)).toEqual({ solved: false, score: 0, extracted: 1234 });
-    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), STRICT)).toEqual({ solved: true, score: 1, extracted: 1234567 });
+    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), REF)).toMatchObject({ solved: false, score: 0, extracted: 1234 });
+    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 1234567 });
   });
 
   it('"the answer is 42." is missed by the reference (none ⇒ 0) but read by strict', () => {
-    expect(scorer.score(sample(42), out(' The answer is 42.'), REF)).toEqual({ solved: false, score: 0, extracted: 0 });
-    expect(scorer.score(sample(42), out(' The answer is 42.'), STRICT)).toEqual({ solved: true, score: 1, extracted: 42 });
+    expect(scorer.score(sample(42), out(' The answer is 42.'), REF)).toMatchObject({ solved: false, score: 0, extracted: 0 });
+    expect(scorer.score(sample(42), out(' The answer is 42.'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 42 });
   });
 
   it('reference: none becomes 0.0 and so solves a gold of 0; strict does not', () => {
-    expect(scorer.score(sample(0), out(' I do not know.'), REF)).toEqual({ solved: true, score: 1, extracted: 0 });
-    expect(scorer.score(sample(0), out(' I do not know.'), STRICT)).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(0), out(' #### 0'), STRICT)).toEqual({ solved: true, score: 1, extracted: 0 });
+    expect(scorer.score(sample(0), out(' I do not know.'), REF)).toMatchObject({ solved: true, score: 1, extracted: 0 });
+    expect(scorer.score(sample(0), out(' I do not know.'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(0), out(' #### 0'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 0 });
   });
 
   it('reference: the backwards scan falls back to a #### line of the prompt', () => {
     const prompt = 'Q: 2+3?\nAnswer: 2+3=5\n####5\nQ: How many apples?\nAnswer:';
-    expect(scorer.score(sample(8), out(' Eight apples.', prompt), REF)).toEqual({ solved: false, score: 0, extracted: 5 });
-    expect(scorer.score(sample(8), out(' Eight apples.', prompt), STRICT)).toEqual({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(8), out(' 3 + 5 = 8', prompt), STRICT)).toEqual({ solved: true, score: 1, extracted: 8 });
+    expect(scorer.score(sample(8), out(' Eight apples.', prompt), REF)).toMatchObject({ solved: false, score: 0, extracted: 5 });
+    expect(scorer.score(sample(8), out(' Eight apples.', prompt), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(8), out(' 3 + 5 = 8', prompt), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 8 });
   });
 
   it('compares as floats for exact equality', () => {

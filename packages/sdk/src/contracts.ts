@@ -4,6 +4,7 @@
  */
 
 import type { ModelCallError } from './errors.js';
+import type { Extraction, ExtractionTrace } from './extract/types.js';
 
 /** A JSON value as stored in records, targets and predictions. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -189,11 +190,15 @@ export interface GradedOutput {
  * - `solved`: whether the ladder stops at this level.
  * - `score`: the per-sample value the dataset metric aggregates (1/0 for accuracy scorers).
  * - `extracted`: the parsed answer (null when nothing could be parsed).
+ * - `extraction`: which rule read it and where (`{ rule, span }`; `rule` `none` when none fired, `reference` for the
+ *   authors' parsers in `--compat reference`), stored with the attempt and shown in the report's trace.
  */
 export interface Verdict {
   solved: boolean;
   score: number;
   extracted: Json;
+  /** how `extracted` was read: the extraction rule that fired and the span of the completion it read (issue #23) */
+  extraction?: ExtractionTrace;
 }
 
 /** Per-call options of a scorer: the compat mode and the options the dataset declared for it. */
@@ -226,6 +231,12 @@ export interface Scorer {
    */
   preflight?(ctx: ScoreContext): Promise<Record<string, Json> | undefined>;
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict | Promise<Verdict>;
+  /**
+   * The answer this scorer reads from a completion in strict mode, with the rule and span (the SDK's extractors, e.g.
+   * `extractChoice` with the sample's options), or null when no rule reads one. Strategies reach it through
+   * `StrategyContext.extract` (e.g. majority voting over several completions) instead of re-implementing parsing.
+   */
+  extract?(sample: Sample, output: GradedOutput, ctx: ScoreContext): Extraction<Json> | null;
   /** A completion this scorer accepts as the target (for the oracle baseline). */
   renderTarget?(sample: Sample, ctx: ScoreContext): string;
   /** A valid, seeded random answer (for the random baseline); `random()` returns a float in [0, 1). */
@@ -345,7 +356,8 @@ export interface CallResult {
  * - `pack`: the whole pack (for the cue);
  * - `call(purpose, text, cue)`: assemble the messages for `text` (filled template) and `cue` per hpt.md §6 and send
  *   them to the evaluated model (or the knowledge model for `knowledge`); the engine records every call;
- * - `fill(template, vars)`: one-pass placeholder substitution (specs/hpt.md §0).
+ * - `fill(template, vars)`: one-pass placeholder substitution (specs/hpt.md §0);
+ * - `extract(completion, cue?)`: the answer the run's scorer reads from a completion (`Scorer.extract`).
  */
 export interface StrategyContext {
   sample: Sample;
@@ -356,6 +368,12 @@ export interface StrategyContext {
   compat: CompatMode;
   call(purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }): Promise<CallResult>;
   fill(template: string, vars?: Record<string, string>): string;
+  /**
+   * The answer the run's scorer reads from `completion` for this sample (`Scorer.extract`, strict rules; `cue`
+   * defaults to the pack's cue), or null when no rule reads one or the scorer has no `extract`. Lets a strategy compare
+   * the answers of several calls (self-consistency, majority voting) the way they will be scored.
+   */
+  extract(completion: string, cue?: string): Extraction<Json> | null;
 }
 
 /** A strategy plugin: one rung of the ladder, turning a sample into one graded output (hpt.md §1.3). */

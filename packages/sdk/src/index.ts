@@ -16,3 +16,4 @@ export * from './text.js';
 export * from './files.js';
 export * from './http.js';
 export * from './schema.js';
+export * from './extract/index.js';

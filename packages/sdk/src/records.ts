@@ -5,6 +5,7 @@
  * the schemas, property by property.
  */
 import type { CallRecord, CompatMode, GradedOutput, Json, SelectionRecord } from './contracts.js';
+import type { ExtractionTrace } from './extract/types.js';
 
 /** One level tried on one sample: the graded output, the scorer's verdict and every call made. */
 export interface AttemptRecord {
@@ -13,6 +14,8 @@ export interface AttemptRecord {
   solved: boolean;
   score: number;
   extracted: Json;
+  /** how `extracted` was read (the scorer's `Verdict.extraction`), when the scorer tells */
+  extraction?: ExtractionTrace;
   graded: GradedOutput;
   calls: CallRecord[];
   notes?: Record<string, Json>;

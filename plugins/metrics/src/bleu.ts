@@ -15,7 +15,7 @@
  * The scorer `BleuScorer` (`bleu`) grades one IWSLT translation: sentence BLEU (HF flavour, 0–1) ≥ the required
  * `threshold` option.
  */
-import { type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { extractFirstLine, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
 import { badTarget, compatOf, thresholdOption } from './parse-util.js';
 export { thresholdOption, THRESHOLD_REQUIRED_MESSAGE } from './parse-util.js';
 import { BLEU_TOKENIZERS, pyRstrip, tokenizerTokens, tokens13a, type BleuTokenizerName } from './tokenizers.js';
@@ -646,33 +646,15 @@ export function referenceIwslt(text: string): string | null {
   return null;
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
- * The strict IWSLT extraction (specs/hpt.md §9 #1, #16): reads the completion only. Drops leading whitespace and one
+ * The strict IWSLT extraction (specs/hpt.md §9 #1, #16; the SDK's `extractFirstLine`): reads the completion only. Drops leading whitespace and one
  * leading repetition of the cue (case-insensitive; `cue`, else `French:`; markdown emphasis around it such as
  * `**French:**` is dropped too), then returns the first line with non-whitespace content, stripped (Python
  * whitespace). Returns `""` when there is none.
  * Example: `"\nBonjour.\n(Explanation...)"` ⇒ `"Bonjour."`; `" French: Bonjour."` ⇒ `"Bonjour."`.
  */
 export function strictIwslt(completion: string, cue: string): string {
-  let t = completion;
-  const cues = [...new Set([cue.trim(), 'French:'].filter((c) => c !== ''))];
-  for (const c of cues) {
-    const re = new RegExp(`^[\\s*_]*${escapeRegex(c)}[*_]*`, 'iu');
-    const m = re.exec(t);
-    if (m !== null) {
-      t = t.slice(m[0].length);
-      break;
-    }
-  }
-  for (const line of t.split(/\r\n|\n|\r/)) {
-    const s = pyStrip(line);
-    if (s !== '') return s;
-  }
-  return '';
+  return extractFirstLine(completion, { cue, cues: ['French:'] })?.value ?? '';
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

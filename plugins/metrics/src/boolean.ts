@@ -1,8 +1,8 @@
 /**
  * BoolQ answer scorer (specs/hpt.md §3 BoolQ row, §4 "BoolQ", §9 #1 and #14).
  */
-import { type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { WORD_CONTINUES, answerText, badTarget, compatOf, verdict } from './parse-util.js';
+import { type Extraction, extractYesNo, type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { badTarget, compatOf, extractedVerdict, verdict } from './parse-util.js';
 
 /**
  * The reference BoolQ parser `pp_boolq` (specs/hpt.md §4), ported exactly.
@@ -23,18 +23,13 @@ export function referenceBoolq(text: string): 1 | 0 | null {
   return null;
 }
 
-const STRICT_BOOL_RE = new RegExp(`^(true|false|yes|no)(?!${WORD_CONTINUES})`, 'iu');
-
 /**
- * The strict BoolQ parser (specs/hpt.md §9 #1, #14): reads the completion only, drops a leading repetition of the cue
- * and leading markdown/quote noise, then takes the first token if it is the whole word true/false/yes/no
- * (case-insensitive). Returns true, false, or null (unparseable: `untrue`, `not true`, `Based on...`, empty).
+ * The strict BoolQ parser (issue #23, superseding hpt.md §9 #14's first token): the SDK's `extractYesNo` cascade
+ * (final-answer markers, the answer first, the last sentence) on the completion. Returns true, false, or null
+ * (no rule reads a yes/no: `untrue`, `Nope`, empty).
  */
 export function strictBoolean(completion: string, cue: string): boolean | null {
-  const m = STRICT_BOOL_RE.exec(answerText(completion, cue));
-  if (m === null) return null;
-  const w = (m[1] as string).toLowerCase();
-  return w === 'true' || w === 'yes';
+  return extractYesNo(completion, { cue })?.value ?? null;
 }
 
 /**
@@ -54,7 +49,7 @@ function goldBoolean(sample: Sample): boolean {
 
 /**
  * Scorer `boolean` (BoolQ). Sample target: a JS boolean. Verdict: `{ solved, score: 1|0, extracted: boolean|null }`.
- * - strict (default): `strictBoolean(output.completion, output.cue)`; null is never solved.
+ * - strict (default): the SDK's `extractYesNo` (issue #23); no answer is never solved; `extraction` names the rule.
  * - reference: `referenceBoolq(output.promptText + output.completion)`; 1 ⇒ true, 0 ⇒ false, none ⇒ null (not solved).
  * Throws HptError `E_DATA` when the sample's target is not a boolean.
  */
@@ -69,8 +64,12 @@ export class BooleanScorer implements Scorer {
       const extracted = parsed === null ? null : parsed === 1;
       return verdict(parsed !== null && parsed === (gold ? 1 : 0), extracted);
     }
-    const extracted = strictBoolean(output.completion, output.cue);
-    return verdict(extracted !== null && extracted === gold, extracted);
+    return extractedVerdict(this.extract(sample, output), (value) => value === gold);
+  }
+
+  /** The strict extraction (`extractYesNo`) of a completion. */
+  extract(_sample: Sample, output: GradedOutput, _ctx?: ScoreContext): Extraction<boolean> | null {
+    return extractYesNo(output.completion, { cue: output.cue });
   }
 
   /** `"True"` or `"False"`: a completion both parsers read as the target (oracle baseline). */

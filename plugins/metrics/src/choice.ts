@@ -1,8 +1,8 @@
 /**
  * Multiple-choice answer scorer for CSQA and MMLU (specs/hpt.md §3 CSQA/MMLU rows, §4 "CSQA" and "MMLU", §9 #1, #14).
  */
-import { type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { WORD_CONTINUES, answerText, badTarget, compatOf, enumOption, intOption, verdict } from './parse-util.js';
+import { type Extraction, extractChoice, type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { badTarget, compatOf, enumOption, extractedVerdict, intOption, verdict } from './parse-util.js';
 
 /** Which reference parser runs in reference mode: `pp_csqa` (letters a–e) or `pp_mmlu` (letters a–d). */
 export type ChoiceReference = 'csqa' | 'mmlu';
@@ -36,20 +36,13 @@ export function referenceChoice(text: string, variant: ChoiceReference): number 
   return null;
 }
 
-const STRICT_LETTER_RE = new RegExp(`^(?:[([]\\s*)?([A-Za-z])(?:\\s*[)\\]])?(?!${WORD_CONTINUES})`, 'u');
-
 /**
- * The strict letter parser (specs/hpt.md §9 #1, #14): reads the completion only, drops a leading repetition of the cue
- * and leading markdown/quote noise, then accepts a first token that is a single letter (either case), optionally in
- * parentheses/brackets or asterisks and optionally followed by `.`, `)`, `:` or other punctuation: `B`, `(B)`, `[b]`,
- * `**B**`, `B.`, `B)`, `B:`, `B bookstore`. Returns the upper-case letter, or null when the first token is anything
- * else or the letter is outside the first `letters` letters of the alphabet.
+ * The strict letter parser (issue #23, superseding hpt.md §9 #14's first token): the SDK's `extractChoice` cascade
+ * (final-answer markers, the answer first, the last sentence) on the completion; `options` are the option texts
+ * when known. Returns the upper-case letter, or null when no rule reads one within the first `letters` letters.
  */
-export function strictLetter(completion: string, cue: string, letters: number): string | null {
-  const m = STRICT_LETTER_RE.exec(answerText(completion, cue));
-  if (m === null) return null;
-  const letter = (m[1] as string).toUpperCase();
-  return LETTERS.indexOf(letter) < letters ? letter : null;
+export function strictLetter(completion: string, cue: string, letters: number, options?: readonly string[]): string | null {
+  return extractChoice(completion, { cue, letters, ...(options ? { options } : {}) })?.value ?? null;
 }
 
 /** Number of consecutive `text1`, `text2`, ... inputs of a sample (0 when it has no `text1`). */
@@ -57,6 +50,16 @@ function countTextInputs(sample: Sample): number {
   let n = 0;
   while (Object.prototype.hasOwnProperty.call(sample.input ?? {}, `text${n + 1}`)) n++;
   return n;
+}
+
+/** The option texts of a sample: its `text1..textN` string inputs, in order (empty when it has none). */
+function optionTexts(sample: Sample): string[] {
+  const out: string[] = [];
+  for (let i = 1; i <= countTextInputs(sample); i++) {
+    const t = sample.input[`text${i}`];
+    out.push(typeof t === 'string' ? t : '');
+  }
+  return out;
 }
 
 /**
@@ -87,7 +90,8 @@ function goldLetter(sample: Sample): string {
  * Verdict: `{ solved, score: 1|0, extracted: letter|null }`.
  * Options (`ctx.options`): `letters` = number of options (default: the number of `text1..textN` inputs, else 5);
  * `reference` = `"csqa"` (default) or `"mmlu"`, the reference parser variant used in reference mode.
- * - strict (default): `strictLetter(output.completion, output.cue, letters)`; null is never solved.
+ * - strict (default): the SDK's `extractChoice` (issue #23) with the sample's option texts; no answer is never solved;
+ *   the verdict's `extraction` names the rule and span.
  * - reference: `referenceChoice(output.promptText + output.completion, reference)`; the index is reported as its letter
  *   (so `E` is possible for CSQA's parser even with 4 options); none ⇒ null (not solved).
  * Throws HptError `E_DATA` for a target that is not a letter, `E_CONFIG` for invalid options.
@@ -104,8 +108,12 @@ export class ChoiceScorer implements Scorer {
       const extracted = idx === null ? null : (LETTERS[idx] as string);
       return verdict(extracted !== null && extracted === gold, extracted);
     }
-    const extracted = strictLetter(output.completion, output.cue, letterCount(sample, ctx));
-    return verdict(extracted !== null && extracted === gold, extracted);
+    return extractedVerdict(this.extract(sample, output, ctx), (letter) => letter === gold);
+  }
+
+  /** The strict extraction (`extractChoice`) with the sample's letter count and option texts (`text1..textN`). */
+  extract(sample: Sample, output: GradedOutput, ctx: ScoreContext): Extraction<string> | null {
+    return extractChoice(output.completion, { cue: output.cue, letters: letterCount(sample, ctx), options: optionTexts(sample) });
   }
 
   /** The gold letter itself, e.g. `"B"`: accepted by both parsers (oracle baseline). */

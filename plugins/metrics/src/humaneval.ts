@@ -13,7 +13,7 @@
  * sandbox escape suite (`checkSandbox`) once per process and refuses the run when a protection is missing, unless the
  * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
  */
-import { type CompatMode, type EnvironmentCheck, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { type CompatMode, type EnvironmentCheck, type Extraction, extractCode as sdkExtractCode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
 import { badTarget, compatOf, intOption, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
@@ -63,75 +63,28 @@ export function referenceExtractCode(text: string): string {
   return extracted;
 }
 
-/** An info string after an opening fence that is a language tag (```python, ```py, ```python3, ``` ...). */
-const LANG_TAG_RE = /^[ \t]*[A-Za-z0-9_+.#-]*[ \t]*$/;
-/** A line starting a top-level definition once dedented. */
-const DEFINITION_START_RE = /^(?:(?:async[ \t]+)?def|class|from|import|@)[ \t\n(]/;
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Removes leading blank lines and trailing whitespace, keeping the indentation of the first code line. */
-function tidy(code: string): string {
-  return code.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\s+$/u, '');
-}
-
-/** textwrap.dedent: removes the common leading whitespace of the non-blank lines. */
-function dedent(code: string): string {
-  const lines = code.split('\n');
-  let common: string | undefined;
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    const ws = (/^[ \t]*/.exec(line) as RegExpExecArray)[0];
-    if (common === undefined) common = ws;
-    else {
-      let i = 0;
-      while (i < common.length && i < ws.length && common[i] === ws[i]) i++;
-      common = common.slice(0, i);
-    }
-  }
-  if (!common) return code;
-  return lines.map((l) => (l.startsWith(common as string) ? l.slice((common as string).length) : l.trim() === '' ? '' : l)).join('\n');
-}
-
 /**
- * The strict extractor (specs/hpt.md §9 #1, #2): reads the completion only.
- * - If it contains a fence: the inner text of the first fenced block (the opening line's language tag, e.g.
- *   ```` ```python ````, is dropped; an unclosed fence runs to the end of the text).
- * - Else: the whole completion, after dropping a leading repetition of the cue (`Code:`, also `**Code:**`).
- * Then "trimmed": leading blank lines and trailing whitespace are removed, but the first line's indentation is kept
- * (a body-only completion stays indented, as the standard harness appends it to the prompt). A definition indented as a
- * whole (e.g. `    def f(...)`) is dedented.
+ * The strict extractor (specs/hpt.md §9 #1, #2; issue #23): the SDK's `extractCode` on the completion only — the first
+ * fenced block, else the completion after a repeated cue; trimmed but keeping the first line's indentation (a
+ * body-only completion stays a body for the prompt). Code indented as a whole is dedented only when it is a module on
+ * its own: with `entryPoint`, when it then defines that function (a body starting with an indented helper `def` or an
+ * `import` stays a body). Returns `''` for a completion with no code.
  */
-export function strictExtractCode(completion: string, cue = 'Code:'): string {
-  let code: string;
-  const open = completion.indexOf('```');
-  if (open >= 0) {
-    let start = open + 3;
-    const nl = completion.indexOf('\n', start);
-    const info = nl < 0 ? completion.slice(start) : completion.slice(start, nl);
-    if (LANG_TAG_RE.test(info)) start = nl < 0 ? completion.length : nl + 1;
-    const close = completion.indexOf('```', start);
-    code = close < 0 ? completion.slice(start) : completion.slice(start, close);
-  } else {
-    const c = cue.trim() === '' ? 'Code:' : cue.trim();
-    const cueRe = new RegExp(`^\\s*[*_]*${escapeRegex(c)}[*_]*[ \\t]*(?:\\r?\\n)?`, 'i');
-    code = completion.replace(cueRe, '');
-  }
-  code = tidy(code);
-  const dedented = dedent(code);
-  if (dedented !== code && DEFINITION_START_RE.test(dedented.trimStart() + '\n')) code = dedented;
-  return code;
+export function strictExtractCode(completion: string, cue = 'Code:', entryPoint?: string): string {
+  return sdkExtractCode(completion, { cue, ...(entryPoint !== undefined ? { entryPoint } : {}) })?.value ?? '';
 }
 
 /**
  * Extracts the code to run from a graded output's text.
- * - `strict`: pass the completion only (see `strictExtractCode`; `cue` defaults to `Code:`).
+ * - `strict`: pass the completion only (see `strictExtractCode`; `cue` defaults to `Code:`; `entryPoint` decides dedenting).
  * - `reference`: pass the FULL graded text, `promptText + completion` (see `referenceExtractCode`).
  */
-export function extractCode(text: string, compat: CompatMode = 'strict', cue = 'Code:'): string {
-  return compat === 'reference' ? referenceExtractCode(text) : strictExtractCode(text, cue);
+export function extractCode(text: string, compat: CompatMode = 'strict', cue = 'Code:', entryPoint?: string): string {
+  return compat === 'reference' ? referenceExtractCode(text) : strictExtractCode(text, cue, entryPoint);
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Single-line `METADATA = {...}` assignments (the reference regex cannot match the multi-line ones; harmless). */
@@ -238,11 +191,20 @@ export class HumanEvalScorer implements Scorer {
   async score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Promise<Verdict> {
     const compat = compatOf(ctx);
     const problem = problemOf(sample);
-    const text = compat === 'reference' ? output.promptText + output.completion : output.completion;
-    const code = extractCode(text, compat, output.cue || 'Code:');
     const options = runOptions(ctx);
+    if (compat === 'reference') {
+      const code = referenceExtractCode(output.promptText + output.completion);
+      return verdict(outcomeOf(sample, await runPython(buildProgram(problem, code, compat), options), options), code);
+    }
+    const e = this.extract(sample, output);
+    const code = e?.value ?? '';
     const result = await runPython(buildProgram(problem, code, compat), options);
-    return verdict(outcomeOf(sample, result, options), code);
+    return { ...verdict(outcomeOf(sample, result, options), code), extraction: e === null ? { rule: 'none', span: null } : { rule: e.rule, span: e.span } };
+  }
+
+  /** The strict extraction (the SDK's `extractCode` with the sample's entry point), or null for a reply with no code. */
+  extract(sample: Sample, output: GradedOutput, _ctx?: ScoreContext): Extraction<string> | null {
+    return sdkExtractCode(output.completion, { cue: output.cue || 'Code:', entryPoint: problemOf(sample).entryPoint });
   }
 
   /** A completion that solves the sample in both modes: the prompt plus the canonical solution in a python fence. */

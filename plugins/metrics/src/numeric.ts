@@ -1,8 +1,8 @@
 /**
  * GSM8K answer scorer (specs/hpt.md §3 GSM8K row, §4 "GSM8K", §9 #1 and #15).
  */
-import { type GradedOutput, PY_S, PY_WS_CLASS_BODY, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { answerText, asciiDigits, badTarget, compatOf, verdict } from './parse-util.js';
+import { type Extraction, extractNumber, type GradedOutput, PY_S, PY_WS_CLASS_BODY, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { asciiDigits, badTarget, compatOf, extractedVerdict, verdict } from './parse-util.js';
 
 // Reference regexes, transcribed from the authors' `pp_gsm8k` with Python semantics: `.` ⇒ `[^\n]` (Python's `.`
 // only excludes `\n`), `\s` ⇒ Python's whitespace set, `\d` ⇒ any Unicode decimal digit (`\p{Nd}`).
@@ -61,30 +61,14 @@ export function referenceGsm8kValue(parsed: string | null): number {
   return Number(asciiDigits(parsed.replaceAll(',', '')));
 }
 
-// Strict number: optional sign (`-` or U+2212, not after a letter/digit, i.e. not a hyphen or minus operator),
-// optional `$`, then either a comma-grouped integer (`1,234,567`) or plain digits, then optional decimals.
-const NUM_SRC = '(?:([-\\u2212])?\\$?)((?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?)(?!\\d)';
-const ANY_NUM_RE = new RegExp(`(?<![\\p{L}\\p{N}_.])${NUM_SRC}`, 'gu');
-const HASH_NUM_RE = new RegExp(`#{4,}[\\s*_:=]*${NUM_SRC}`, 'gu');
-
-function numberOf(m: RegExpExecArray): number {
-  const v = Number((m[2] as string).replaceAll(',', ''));
-  return m[1] !== undefined ? -v : v;
-}
-
 /**
- * The strict GSM8K parser (specs/hpt.md §9 #1, #15): reads the completion only (a leading repeated cue is dropped).
- * Returns the number attached to the last `####` marker that has one (`#### 1,234`, `####$5`, `#### **-3**`), else the
- * last number anywhere in the completion, else null. Signs are kept, thousands separators removed
- * (`1,234,567` ⇒ 1234567), decimals accepted (`12.50` ⇒ 12.5; a sentence-final `42.` ⇒ 42).
+ * The strict GSM8K parser (issue #23, superseding hpt.md §9 #15's last number): the SDK's `extractNumber` cascade
+ * (final-answer markers such as `####`, `\boxed{}`, a JSON `answer` field or "the answer is", the last one winning;
+ * then a bare first line; then the last sentence with a number) on the completion. Signs are kept, thousands
+ * separators, currency and units dropped. Returns null when no rule reads a number.
  */
 export function strictNumber(completion: string, cue: string): number | null {
-  const text = answerText(completion, cue, true);
-  let last: number | null = null;
-  for (const m of text.matchAll(HASH_NUM_RE)) last = numberOf(m);
-  if (last !== null) return last;
-  for (const m of text.matchAll(ANY_NUM_RE)) last = numberOf(m);
-  return last;
+  return extractNumber(completion, { cue })?.value ?? null;
 }
 
 /**
@@ -112,7 +96,7 @@ function plainNumber(n: number): string {
 /**
  * Scorer `numeric` (GSM8K). Sample target: a JS number. Verdict: `{ solved, score: 1|0, extracted: number|null }`;
  * solved iff the parsed value exactly equals the target as a float (as the reference does).
- * - strict (default): `strictNumber(output.completion, output.cue)`; null is never solved.
+ * - strict (default): the SDK's `extractNumber` (issue #23); no number is never solved; `extraction` names the rule.
  * - reference: `referenceGsm8kValue(referenceGsm8k(output.promptText + output.completion))`; none ⇒ 0, which solves a
  *   gold of 0 (reference behaviour).
  * Throws HptError `E_DATA` when the target is not a finite number.
@@ -127,8 +111,12 @@ export class NumericScorer implements Scorer {
       const value = referenceGsm8kValue(referenceGsm8k(output.promptText + output.completion));
       return verdict(value === gold, value);
     }
-    const extracted = strictNumber(output.completion, output.cue);
-    return verdict(extracted !== null && extracted === gold, extracted);
+    return extractedVerdict(this.extract(sample, output), (value) => value === gold);
+  }
+
+  /** The strict extraction (`extractNumber`) of a completion. */
+  extract(_sample: Sample, output: GradedOutput, _ctx?: ScoreContext): Extraction<number> | null {
+    return extractNumber(output.completion, { cue: output.cue });
   }
 
   /** `"#### <target>"`, e.g. `"#### 109"` or `"#### -2.5"` (oracle baseline; the reference parser drops the sign). */

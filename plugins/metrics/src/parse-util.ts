@@ -8,7 +8,7 @@
  * - Strict-mode helpers (specs/hpt.md §9 #1, #14, #15): dropping a repeated answer cue and leading markdown noise from
  *   a completion.
  */
-import { HptError, type CompatMode, type Json, type Sample, type ScoreContext } from '@hpt-bench/sdk';
+import { type Extraction, HptError, type CompatMode, type Json, type Sample, type ScoreContext, type Verdict } from '@hpt-bench/sdk';
 
 const ND_RE = /\p{Nd}/u;
 
@@ -108,6 +108,15 @@ export function badTarget(scorer: string, sample: Sample, expected: string): Hpt
 /** A verdict from a parse result: solved ⇒ score 1, else 0. */
 export function verdict(solved: boolean, extracted: Json): { solved: boolean; score: number; extracted: Json } {
   return { solved, score: solved ? 1 : 0, extracted };
+}
+
+/**
+ * A strict verdict from an SDK extraction (issue #23): solved iff an answer was read and `matches` it; `extracted` is
+ * the answer (null when none) and `extraction` the rule and span (`{ rule: 'none', span: null }` when no rule fired).
+ */
+export function extractedVerdict<T extends Json>(e: Extraction<T> | null, matches: (value: T) => boolean): Verdict {
+  if (e === null) return { ...verdict(false, null), extraction: { rule: 'none', span: null } };
+  return { ...verdict(matches(e.value), e.value), extraction: { rule: e.rule, span: e.span } };
 }
 
 /** The error of a missing `threshold` option (specs/hpt.md §9 #7: required for IWSLT and SamSum, never defaulted to 0). */

@@ -71,6 +71,7 @@ export class LadderEngine {
       solved: verdict.solved,
       score: verdict.score,
       extracted: verdict.extracted,
+      ...(verdict.extraction ? { extraction: verdict.extraction } : {}),
       graded: out.graded,
       calls,
       ...(out.notes ? { notes: out.notes } : {}),
@@ -95,6 +96,8 @@ export class LadderEngine {
       pack: s.pack,
       compat: s.compat,
       fill: (template, vars) => fillTemplate(template, { ...sample.input, ...vars }),
+      extract: (completion, cue) =>
+        s.scorer.extract?.(sample, { promptText: '', completion, cue: cue ?? s.pack.cue ?? '' }, { compat: 'strict', options: s.scorerOptions }) ?? null,
       call: async (purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }) => {
         const model = purpose === 'knowledge' ? s.knowledgeModel : s.model;
         const system = s.pack.system !== undefined ? fillTemplate(s.pack.system, sample.input) : undefined;

@@ -2,7 +2,7 @@
  * Encoding and decoding of the store's rows: runs, graded outputs (stored without the prompt text the calls table
  * holds), calls, attempts and selections, and the text cleaning of raw text columns.
  */
-import type { AttemptRecord, CallRecord, ChatMessage, GradedOutput, Json, SelectionRecord } from '@hpt-bench/sdk';
+import type { AttemptRecord, CallRecord, ChatMessage, ExtractionTrace, GradedOutput, Json, SelectionRecord } from '@hpt-bench/sdk';
 import type { RunRecord, RunStatus } from './store.js';
 
 /**
@@ -126,6 +126,7 @@ export function attemptFromRow(a: Record<string, unknown>, calls: Record<string,
     solved: a.solved === 1,
     score: a.score as number,
     extracted: JSON.parse(a.extracted as string) as Json,
+    ...(typeof a.extraction === 'string' ? { extraction: JSON.parse(a.extraction) as ExtractionTrace } : {}),
     graded: loadedGraded(a.graded as string, own),
     ...(a.notes ? { notes: JSON.parse(a.notes as string) } : {}),
     ...(a.iteration !== null && a.iteration !== undefined ? { iteration: a.iteration as number } : {}),

@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS attempts (
   graded TEXT NOT NULL,
   notes TEXT,
   iteration INTEGER,
+  extraction TEXT,
   PRIMARY KEY (run_id, idx, attempt),
   FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
 );
@@ -138,7 +139,7 @@ ${BATCHES_SCHEMA}`;
 export const MIGRATE_ATTEMPTS_V2 = `
 CREATE TABLE attempts_v2 (
   run_id TEXT NOT NULL, idx INTEGER NOT NULL, attempt INTEGER NOT NULL, level INTEGER NOT NULL, strategy TEXT NOT NULL,
-  solved INTEGER NOT NULL, score REAL NOT NULL, extracted TEXT NOT NULL, graded TEXT NOT NULL, notes TEXT, iteration INTEGER,
+  solved INTEGER NOT NULL, score REAL NOT NULL, extracted TEXT NOT NULL, graded TEXT NOT NULL, notes TEXT, iteration INTEGER, extraction TEXT,
   PRIMARY KEY (run_id, idx, attempt),
   FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
 );
@@ -166,6 +167,7 @@ ALTER TABLE calls_v2 RENAME TO calls;
  */
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   samples: { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' },
+  attempts: { extraction: 'TEXT' },
   calls: { cached: 'INTEGER NOT NULL DEFAULT 0', batched: 'INTEGER NOT NULL DEFAULT 0' },
   selections: { batched: 'INTEGER NOT NULL DEFAULT 0' },
   runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT', fingerprint: 'TEXT' },
