@@ -5,7 +5,7 @@
  * HTML-escaped in the markup; the trace bodies (prompts, responses) are gzip + base64 data blocks per run that the script
  * turns into DOM nodes with text nodes only when a sample is opened, so the page stays a few MB for thousands of samples.
  */
-import type { Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
+import type { AttemptRecord, Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
 import { formatCell, reportTables, ReportViews } from '@hpt-bench/core';
 import { gzipSync } from 'node:zlib';
 import { MAX_TRANSITION_PAIRS, reportCharts, transitionCharts, uniqueRunLabels, type Chart } from './charts.js';
@@ -116,6 +116,23 @@ function el(tag: string, cls: string, ...children: TraceNode[]): TraceNode {
   return [tag, cls, ...children];
 }
 
+/**
+ * How an attempt's answer was read (issue #23), for auditing the extraction: the rule that fired (and the extractor
+ * model, when one read it) and the completion around the span it read, the span marked; "no answer read" when no rule
+ * fired. Null for attempts without an extraction record (reference mode, older stores, scorers that do not tell).
+ */
+function extractionNode(a: AttemptRecord): TraceNode | null {
+  const x = a.extraction;
+  if (!x) return null;
+  const by = x.by ? ` · by ${x.by}` : '';
+  if (!x.span) return el('div', 'rule', `rule ${x.rule}${by} · no answer read`);
+  const text = a.graded.completion;
+  const [s, e] = x.span;
+  const from = Math.max(0, s - 80);
+  const to = Math.min(text.length, e + 40);
+  return el('div', 'rule', `rule ${x.rule}${by} · read from `, el('code', '', `${from > 0 ? '…' : ''}${text.slice(from, s)}`, el('mark', '', text.slice(s, e)), `${text.slice(e, to)}${to < text.length ? '…' : ''}`));
+}
+
 /** The body of a sample's trace entry (target, prediction, selector choices, every attempt's calls) as trace nodes. */
 export function sampleBody(s: SampleResult, max: number): TraceNode[] {
   const parts: TraceNode[] = [];
@@ -141,7 +158,8 @@ export function sampleBody(s: SampleResult, max: number): TraceNode[] {
       );
     });
     const head = `L${a.level} · ${a.strategy}${a.iteration !== undefined ? ` · iteration ${a.iteration}` : ''} · ${a.solved ? '✓ solved' : '✗ not solved'} · score ${String(a.score)} · extracted `;
-    parts.push(el('div', `attempt ${a.solved ? 'ok' : 'fail'}`, el('h5', '', head, el('code', '', clip(jsonText(a.extracted), 400))), ...calls));
+    const rule = extractionNode(a);
+    parts.push(el('div', `attempt ${a.solved ? 'ok' : 'fail'}`, el('h5', '', head, el('code', '', clip(jsonText(a.extracted), 400))), ...(rule ? [rule] : []), ...calls));
   }
   return parts;
 }
@@ -262,6 +280,7 @@ details.sample>*:not(summary){margin-left:10px;margin-right:10px}
 .attempt h5{margin:4px 0;font-size:13px}
 .call{margin:6px 0 10px;padding:4px 8px;background:#fafbfd;border:1px dashed var(--line)}
 .callhead{color:var(--muted);font-size:12px}
+.rule{color:var(--muted);font-size:12px;margin:2px 0 4px}.rule code{white-space:pre-wrap}mark{background:#fde68a;color:inherit}
 .role{display:inline-block;min-width:70px;color:var(--muted);font-size:11px;text-transform:uppercase}
 pre{white-space:pre-wrap;word-break:break-word;margin:2px 0;font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f7f7f9;padding:4px 6px;border-radius:3px}
 dl.kv{display:grid;grid-template-columns:90px 1fr;gap:2px 8px}
@@ -283,7 +302,7 @@ const SCRIPT = `
   var deep = document.getElementById('trace-deep');
   var count = document.getElementById('trace-count');
   var samples = Array.prototype.slice.call(document.querySelectorAll('details.sample'));
-  var TAGS = { div: 1, pre: 1, span: 1, h5: 1, dl: 1, dt: 1, dd: 1, table: 1, thead: 1, tbody: 1, tr: 1, th: 1, td: 1, details: 1, summary: 1, code: 1 };
+  var TAGS = { div: 1, pre: 1, span: 1, h5: 1, dl: 1, dt: 1, dd: 1, table: 1, thead: 1, tbody: 1, tr: 1, th: 1, td: 1, details: 1, summary: 1, code: 1, mark: 1 };
   var pending = {};
   var loaded = {};
   function load(t) {

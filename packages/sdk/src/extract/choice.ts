@@ -2,7 +2,7 @@
  * Multiple-choice answers (CSQA, MMLU, MMLU-Pro: 2–26 option letters; issue #23, replacing hpt.md §9 #14's "first
  * token").
  */
-import { blankMath, findMarkers, type Marker, markerAnswer, type Region, replyEnd, replyStart, sentences } from './scan.js';
+import { blankMath, findMarkers, type Marker, markerAnswer, type Region, replyEnd, replyStart, sentenceEnd, sentences } from './scan.js';
 import type { ExtractOptions, Extraction } from './types.js';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -29,6 +29,18 @@ function norm(s: string): string {
     .trim();
 }
 
+/** The normalised option texts of `o` within its letters, computed once per options object. */
+const NORMED = new WeakMap<readonly string[], string[]>();
+function normOptions(o: ChoiceOptions): string[] {
+  if (!o.options || o.options.length === 0) return [];
+  let texts = NORMED.get(o.options);
+  if (texts === undefined) {
+    texts = o.options.map(norm);
+    NORMED.set(o.options, texts);
+  }
+  return texts.slice(0, o.letters);
+}
+
 /** A letter read from the reply: the letter, its `[start, end)`, and whether an option's text named it. */
 interface LetterHit {
   letter: string;
@@ -43,11 +55,11 @@ interface LetterHit {
  * the options are unknown. Texts shorter than 2 characters are never matched.
  */
 function optionByText(text: string, r: Region, o: ChoiceOptions): LetterHit | null {
-  if (!o.options || o.options.length === 0) return null;
+  const texts = normOptions(o);
+  if (texts.length === 0) return null;
   const s = ` ${norm(text.slice(r.start, r.end))} `;
   let best: { i: number; at: number; len: number } | null = null;
-  o.options.slice(0, o.letters).forEach((opt, i) => {
-    const t = norm(opt);
+  texts.forEach((t, i) => {
     if (t.length < 2) return;
     const at = s.indexOf(` ${t} `);
     if (at < 0) return;
@@ -143,7 +155,7 @@ export function extractChoice(completion: string, options: ChoiceOptions): Extra
   const start = replyStart(text, options.cue);
   const first = leadingLetter(text, start, text.length, options, true);
   if (first !== null) return result(first, 'answer-first');
-  const firstSentence = sentences(text, start)[0];
+  const firstSentence = sentences(text, start, sentenceEnd(text, start))[0];
   if (firstSentence !== undefined && options.options) {
     const byText = optionByText(text, firstSentence, options);
     const whole = byText !== null && norm(text.slice(firstSentence.start, firstSentence.end)) === norm(options.options[LETTERS.indexOf(byText.letter)] ?? '');

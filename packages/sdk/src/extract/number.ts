@@ -72,7 +72,10 @@ function statedNumber(text: string, r: Region): NumberToken | null {
 /** A list enumerator at the start of a line ("1.", "2)", "- 3.") is a step number, never an answer. */
 const ENUMERATOR_RE = /^[ \t>*_-]*(?:step\s+)?\d+[.):][ \t*]+(?=\S)/iu;
 
-/** The number a final sentence states: its result after the last `=`, else its last number (parentheticals aside). */
+/**
+ * The number a final sentence states: in its last clause that holds a number, the result after the last `=`, else
+ * the last number (parentheticals aside).
+ */
 function sentenceNumber(text: string, s: Region): NumberToken | null {
   let from = s.start;
   const lineStart = text.lastIndexOf('\n', s.start - 1) + 1;
@@ -82,15 +85,32 @@ function sentenceNumber(text: string, s: Region): NumberToken | null {
   }
   const r = { start: from, end: s.end };
   const plain = blankParentheticals(text, r);
-  const tokens = numberTokens(plain, r.start);
+  let tokens = numberTokens(plain, r.start);
   if (tokens.length === 0) return null;
+  // the last clause that holds a number ("..., so she makes $18 every day")
+  let clause = 0;
+  for (const m of plain.matchAll(CLAUSE_RE)) {
+    const at = (m.index as number) + m[0].length;
+    if (tokens.some((t) => t.start >= r.start + at)) clause = at;
+  }
+  tokens = tokens.filter((t) => t.start >= r.start + clause);
   const eq = Math.max(plain.lastIndexOf('='), plain.lastIndexOf('≈'));
-  if (eq >= 0) {
+  if (eq >= clause) {
     const after = tokens.find((t) => t.start >= r.start + eq);
     if (after !== undefined) return after;
   }
   return tokens[tokens.length - 1] as NumberToken;
 }
+
+/** A clause boundary inside a sentence: `, ` or `; ` or a conclusion word ("so", "thus", "which means"). */
+const CLAUSE_RE = /[,;]\s|\s(?:so|thus|therefore|hence|which means|meaning)\s/giu;
+
+/**
+ * A sentence that comments on the answer rather than stating it: a note, a check, an explanation or a recap heading
+ * ("Note: the tickets cost $15 each.", "Check: 9 * 2 = 18.", "The key steps are: ..."). The final-sentence rule
+ * passes over them.
+ */
+const AFTERWORD_RE = /^[\s*_#>(-]*(?:notes?|n\.b\.|p\.s\.|check(?:ing)?|verif(?:y|ication)|explanation|recap|summary of (?:the )?steps|the key steps|key steps|steps? used)\b/iu;
 
 /** The first line reads as a bare answer: one number at its start and at most four words after it, nothing else. */
 function answerFirst(text: string, start: number): NumberToken | null {
@@ -112,8 +132,8 @@ function answerFirst(text: string, start: number): NumberToken | null {
  *    that corrects itself is read at its correction and a recap after the answer does not override it; the number is
  *    read by `statedNumber` (parentheticals aside, the result of an equation chain, else the first number);
  * 2. `answer-first`: a first line that is only a number and a few words ("$18 per day");
- * 3. `final-sentence`: the last sentence holding a number (list enumerators aside): its result after `=`, else its
- *    last number.
+ * 3. `final-sentence`: the last sentence holding a number (list enumerators aside, notes and checks after the answer
+ *    passed over): in its last clause with a number, the result after `=`, else the last number.
  * Numbers keep their sign, drop thousands separators, currency and units, read `45%` as 45 and `2:00 pm` as 2.
  * A reply is read up to where the model starts a new turn (`replyEnd`). The last `json-answer`, `boxed` or
  * `final-answer` marker is decisive: when it holds no number ("answer": "We cannot determine ..."), the reply has no
@@ -134,6 +154,7 @@ export function extractNumber(completion: string, options: ExtractOptions = {}):
   if (first !== null) return { value: first.value, rule: 'answer-first', span: [first.start, first.end] };
   const all = sentences(text);
   for (let i = all.length - 1; i >= 0; i--) {
+    if (AFTERWORD_RE.test(text.slice(all[i]!.start, all[i]!.end))) continue;
     const t = sentenceNumber(text, all[i]!);
     if (t !== null) return { value: t.value, rule: 'final-sentence', span: [t.start, t.end] };
   }

@@ -155,15 +155,17 @@ function closingQuote(text: string, from: number): number {
 const HASH_RE = /#{4,}/gu;
 const BOXED_RE = /\\(?:boxed|fbox)\s*\{/gu;
 const JSON_ANSWER_RE = /["']answer["']\s*:\s*/giu;
-const FINAL_ANSWER_RE = /\bfinal\s+answer\b(?:[\s*_]*(?:[:=—–-]|\bis\b|\bwas\b|\bwould\s+be\b|\bwill\s+be\b)|\**[ \t]*(?=\n))/giu;
-const ANSWER_LABEL_RE = /\banswer\b[\s*_]*(?:\([^)\n]{0,20}\))?[\s*_]*[:：]/giu;
+const FINAL_ANSWER_RE = /\bfinal\s+answer\b(?:[\s*_]*(?:[:=—–-]|\bis\b|\bwas\b|\bwould\s+be\b|\bwill\s+be\b)|\**[ \t]*(?=\n))/iuy;
+const ANSWER_LABEL_RE = /\banswer\b[\s*_]*(?:\([^)\n]{0,20}\))?[\s*_]*[:：]/iuy;
 const BOLD_LINE_RE = /^[ \t>*-]*\*\*([^*\n]+?)\*\*[ \t]*[.!]?[ \t]*$/gmu;
 
 /** `answer is`-style markers; choices also accept "the correct option/choice is". */
 function answerIsRe(choice: boolean): RegExp {
   const noun = choice ? '(?:answer|option|choice)' : 'answer';
-  return new RegExp(`\\b${noun}(?:\\s*\\(s\\))?\\s+(?:is|was|would\\s+be|should\\s+be|will\\s+be|must\\s+be|=)\\b(?:\\s*:)?`, 'giu');
+  return new RegExp(`\\b${noun}(?:\\s*\\(s\\))?\\s+(?:is|was|would\\s+be|should\\s+be|will\\s+be|must\\s+be|=)\\b(?:\\s*:)?`, 'iuy');
 }
+const ANSWER_IS_RE = answerIsRe(false);
+const CHOICE_IS_RE = answerIsRe(true);
 
 /**
  * Every explicit final-answer marker in `text`, ordered by position (`at`). `choice` also reads "the correct option
@@ -172,35 +174,55 @@ function answerIsRe(choice: boolean): RegExp {
  */
 export function findMarkers(text: string, choice = false): Marker[] {
   const out: Marker[] = [];
-  for (const m of text.matchAll(HASH_RE)) {
-    const from = (m.index as number) + m[0].length;
-    out.push({ rule: 'hash', at: m.index as number, region: lineRegion(text, from), clip: true });
-  }
-  for (const m of text.matchAll(BOXED_RE)) {
-    const from = (m.index as number) + m[0].length;
-    const close = closingBrace(text, from);
-    if (close >= 0) out.push({ rule: 'boxed', at: m.index as number, region: { start: from, end: close }, clip: false });
-  }
-  for (const m of text.matchAll(JSON_ANSWER_RE)) {
-    const from = (m.index as number) + m[0].length;
-    const q = text[from];
-    if (q === '"') {
-      const close = closingQuote(text, from + 1);
-      if (close >= 0) out.push({ rule: 'json-answer', at: m.index as number, region: { start: from + 1, end: close }, clip: false });
-    } else if (q !== "'" && q !== undefined) {
-      const rest = /^[^,}\n]*/u.exec(text.slice(from)) as RegExpExecArray;
-      if (rest[0].trim() !== '') out.push({ rule: 'json-answer', at: m.index as number, region: { start: from, end: from + rest[0].length }, clip: false });
-    }
-  }
-  for (const [rule, re] of [['final-answer', FINAL_ANSWER_RE], ['answer-is', answerIsRe(choice)], ['answer-label', ANSWER_LABEL_RE]] as const) {
-    for (const m of text.matchAll(re)) {
+  // each family of markers is looked for only when its key string occurs (most replies hold one or two families)
+  const lower = text.toLowerCase();
+  if (text.includes('####')) {
+    for (const m of text.matchAll(HASH_RE)) {
       const from = (m.index as number) + m[0].length;
-      out.push({ rule, at: m.index as number, region: lineRegion(text, from), clip: true });
+      out.push({ rule: 'hash', at: m.index as number, region: lineRegion(text, from), clip: true });
     }
   }
-  for (const m of text.matchAll(BOLD_LINE_RE)) {
-    const inner = (m.index as number) + m[0].indexOf('**') + 2;
-    out.push({ rule: 'bold', at: m.index as number, region: { start: inner, end: inner + (m[1] as string).length }, clip: false });
+  if (text.includes('\\boxed') || text.includes('\\fbox')) {
+    for (const m of text.matchAll(BOXED_RE)) {
+      const from = (m.index as number) + m[0].length;
+      const close = closingBrace(text, from);
+      if (close >= 0) out.push({ rule: 'boxed', at: m.index as number, region: { start: from, end: close }, clip: false });
+    }
+  }
+  const answer = lower.includes('answer');
+  if (answer) {
+    for (const m of text.matchAll(JSON_ANSWER_RE)) {
+      const from = (m.index as number) + m[0].length;
+      const q = text[from];
+      if (q === '"') {
+        const close = closingQuote(text, from + 1);
+        if (close >= 0) out.push({ rule: 'json-answer', at: m.index as number, region: { start: from + 1, end: close }, clip: false });
+      } else if (q !== "'" && q !== undefined) {
+        const rest = /^[^,}\n]*/u.exec(text.slice(from)) as RegExpExecArray;
+        if (rest[0].trim() !== '') out.push({ rule: 'json-answer', at: m.index as number, region: { start: from, end: from + rest[0].length }, clip: false });
+      }
+    }
+  }
+  // prose markers: sticky patterns tried where their key word occurs (a scan of the lower-cased text is far cheaper
+  // than a case-insensitive Unicode search of the whole reply)
+  const tryAt = (rule: MarkerRule, re: RegExp, at: number) => {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (m !== null) out.push({ rule, at, region: lineRegion(text, at + m[0].length), clip: true });
+  };
+  for (let i = lower.indexOf('final'); i >= 0; i = lower.indexOf('final', i + 5)) tryAt('final-answer', FINAL_ANSWER_RE, i);
+  for (let i = lower.indexOf('answer'); i >= 0; i = lower.indexOf('answer', i + 6)) {
+    tryAt('answer-is', choice ? CHOICE_IS_RE : ANSWER_IS_RE, i);
+    tryAt('answer-label', ANSWER_LABEL_RE, i);
+  }
+  if (choice) {
+    for (const noun of ['option', 'choice']) for (let i = lower.indexOf(noun); i >= 0; i = lower.indexOf(noun, i + 6)) tryAt('answer-is', CHOICE_IS_RE, i);
+  }
+  if (text.includes('**')) {
+    for (const m of text.matchAll(BOLD_LINE_RE)) {
+      const inner = (m.index as number) + m[0].indexOf('**') + 2;
+      out.push({ rule: 'bold', at: m.index as number, region: { start: inner, end: inner + (m[1] as string).length }, clip: false });
+    }
   }
   out.sort((a, b) => a.at - b.at);
   // "Final answer:" also holds "answer:": one marker per answer, named by the one that starts first
@@ -226,12 +248,13 @@ export function answerRegion(text: string, marker: Marker): Region {
  * `Question:` / `## Question` / `### Instruction` / `Human:` / `User:` / `Q:` / `Problem:`, or a chat-template token
  * (`<|user|>`, `<|im_start|>`, `<|endoftext|>`, `<|eot_id|>`, `</s>`).
  */
-const NEW_TURN_RE =
-  /^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?:question|instruction|human|user|q|problem)(?:[ \t]*\d+)?(?:\*\*)?[ \t]*(?::|(?=\s*$))|<\|(?:user|im_start|endoftext|eot_id|end)\|>|<\/s>/imu;
+const NEW_TURN_LINE_RE =
+  /[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*)?(?:question|instruction|human|user|q|problem)(?:[ \t]*\d+)?(?:\*\*)?[ \t]*(?::|(?=[ \t]*(?:\r?\n|$)))/iuy;
+const TURN_TOKEN_RE = /<\|(?:user|im_start|endoftext|eot_id|end)\|>|<\/s>/iu;
 
 /**
  * The end of the reply proper: the start of the first line (after the reply's first non-blank line) where the model
- * begins a new turn (`NEW_TURN_RE`), else the text's length. Text after it is the model continuing a conversation it
+ * begins a new turn (`NEW_TURN_LINE_RE`, or a chat-template token anywhere after it), else the text's length. Text after it is the model continuing a conversation it
  * imagines (a small model repeating the prompt with its `"answer": "42"` example), never its answer.
  */
 export function replyEnd(text: string): number {
@@ -239,8 +262,16 @@ export function replyEnd(text: string): number {
   if (first === null) return text.length;
   const lineEnd = text.indexOf('\n', first.index);
   if (lineEnd < 0) return text.length;
-  const m = NEW_TURN_RE.exec(text.slice(lineEnd));
-  return m === null ? text.length : lineEnd + m.index;
+  let end = text.length;
+  if (text.includes('<|', lineEnd) || text.includes('</s>', lineEnd)) {
+    const m = TURN_TOKEN_RE.exec(text.slice(lineEnd));
+    if (m !== null) end = lineEnd + m.index;
+  }
+  for (let i = lineEnd; i >= 0 && i < end; i = text.indexOf('\n', i + 1)) {
+    NEW_TURN_LINE_RE.lastIndex = i + 1;
+    if (NEW_TURN_LINE_RE.test(text)) return i + 1;
+  }
+  return end;
 }
 
 /**
