@@ -55,10 +55,19 @@ function gsm8kReply(item: Gsm8kItem): string {
   return `Let me work through it. ${item.answer.split('\n')[0]!.replace(/<<[^>]*>>/g, '')}\nSo the answer is ${gold}.\n\nThe key steps were:\n1. Read the question.\n2. Compute.\n3. Check.`;
 }
 
+/** A reply that names its answer only by describing it (no letter, no option text): the strict rules read none. */
+const VAGUE = 'Think of the appliance in a kitchen that keeps food and drinks cold; that is where it goes.';
+
 let server: TestServer;
 beforeAll(async () => {
   server = await startOpenAIServer((req: ReceivedRequest) => {
     const user = req.messages.map((m) => m.content).join('\n');
+    if (req.model === 'vague') return { text: VAGUE };
+    if (req.model === 'reader') {
+      // the extractor model: sees the question and the reply, never the target; names the option the reply describes
+      const item = CSQA.find((it) => user.includes(it.question));
+      return { text: item && user.includes(VAGUE) ? (item.question.includes('milk') ? 'B' : 'NONE') : 'NONE' };
+    }
     const c = CSQA.findIndex((it) => user.includes(it.question));
     if (c >= 0) return { text: csqaReply(c, CSQA[c]!).text };
     const g = GSM8K.find((it) => user.includes(it.question));
@@ -117,6 +126,54 @@ describe('a run on replies that reason before they answer', () => {
     expect(r.code, r.stderr).toBe(0);
     const first = JSON.parse(readFileSync(out, 'utf8').split('\n')[0]!) as { attempts: { extraction?: unknown }[] };
     expect(first.attempts.every((a) => a.extraction === undefined)).toBe(true);
+  });
+});
+
+describe('--extractor: a second model reads the answer the rules do not', () => {
+  it('asks the extractor only where no rule fires, records that a model extracted it, stores and counts its calls', async () => {
+    const store = join(dir, 'extractor.db');
+    const out = join(dir, 'extractor.jsonl');
+    const args = ['run', '--dataset', 'csqa', '--split', 'mini', '--limit', '2', '--model', 'openai:vague', '--base-url', server.url, '--json'];
+    const before = server.requests.length;
+    const r = await runCli([...args, '--store', store, '--out', out, '--extractor', 'openai:reader']);
+    expect(r.code, r.stderr).toBe(0);
+    const recs = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sampleId: string; level: number | null; attempts: { extracted: unknown; extraction: { rule: string; span: null; by?: string }; calls: { purpose: string; model: string }[] }[] });
+    const milk = recs.find((x) => x.sampleId === 'mini-csqa-0')!;
+    // the milk question: the reader names B at level 1
+    expect(milk.level).toBe(1);
+    expect(milk.attempts[0]!.extracted).toBe('B');
+    expect(milk.attempts[0]!.extraction).toEqual({ rule: 'model', span: null, by: 'openai:reader' });
+    expect(milk.attempts[0]!.calls.map((c) => [c.purpose, c.model])).toEqual([['graded', 'openai:vague'], ['extract', 'openai:reader']]);
+    // the other question: the reader answers NONE at every level: unsolved, each attempt says the model read none
+    const other = recs.find((x) => x.sampleId !== 'mini-csqa-0')!;
+    expect(other.level).toBeNull();
+    for (const a of other.attempts) expect(a.extraction).toEqual({ rule: 'none', span: null, by: 'openai:reader' });
+    const asked = server.requests.slice(before).filter((q) => q.model === 'reader');
+    expect(asked.length).toBe(1 + other.attempts.length);
+    // the extractor sees the reply, never the target letter as an answer
+    expect(asked[0]!.messages.at(-1)!.content).toContain(VAGUE);
+    const summary = JSON.parse(r.stdout) as { calls: number };
+    const stored = recs.reduce((n, x) => n + x.attempts.reduce((m, a) => m + a.calls.length, 0), 0);
+    expect(summary.calls).toBe(stored);
+
+    // the same command again answers from the cache: no request at all
+    const again = server.requests.length;
+    const r2 = await runCli([...args, '--store', store, '--extractor', 'openai:reader']);
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(server.requests.length).toBe(again);
+
+    // without --extractor (another run identity) the vague reply solves nothing
+    const plain = await runCli([...args, '--store', store]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect((JSON.parse(plain.stdout) as { accuracy: number }).accuracy).toBe(0);
+  });
+
+  it('refuses --extractor with --compat reference, before any call', async () => {
+    const n = server.requests.length;
+    const r = await runCli(['run', '--dataset', 'csqa', '--split', 'mini', '--model', 'openai:vague', '--base-url', server.url, '--store', join(dir, 'bad.db'), '--compat', 'reference', '--extractor', 'openai:reader']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--extractor applies to --compat strict only/);
+    expect(server.requests.length).toBe(n);
   });
 });
 

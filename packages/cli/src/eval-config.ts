@@ -58,6 +58,8 @@ export interface EvalFile {
   selectorBaseUrl?: string;
   ladder?: string;
   compat?: 'strict' | 'reference';
+  /** `--extractor`: the model asked for the answer when the strict rules read none */
+  extractor?: string;
   seed?: number;
   replicates?: number;
   limit?: number;
@@ -184,6 +186,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'selector-base-url', file.selectorBaseUrl);
   put(top, 'ladder', file.ladder === undefined ? undefined : file.ladder.endsWith('.json') ? at(file.ladder) : file.ladder);
   put(top, 'compat', file.compat);
+  put(top, 'extractor', file.extractor);
   put(top, 'seed', file.seed);
   put(top, 'replicates', file.replicates);
   put(top, 'limit', file.limit);

@@ -38,7 +38,7 @@ export interface ChatMessage {
  * Why a model call is made: the graded call of a level, a chain step, or a knowledge candidate (hpt.md §1.3); the
  * adaptive HPF's level choice (`selector`, hpt.md §2.3); an LLM-as-a-judge rating (`judge`, hpt.md §5.4).
  */
-export type CallPurpose = 'graded' | 'intermediate' | 'knowledge' | 'selector' | 'judge';
+export type CallPurpose = 'graded' | 'intermediate' | 'knowledge' | 'selector' | 'judge' | 'extract';
 
 /** Generation settings; the paper's defaults are temperature 0.6, top-p 0.9, 1024 max tokens (hpt.md §6). */
 export interface GenerationSettings {

@@ -1,5 +1,6 @@
-import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, type StrategyContext, type StrategyOutput, type Usage } from '@hpt-bench/sdk';
+import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type GradedOutput, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, type StrategyContext, type StrategyOutput, type Usage, type Verdict } from '@hpt-bench/sdk';
 import { assemblePrompt } from '../prompt/assemble.js';
+import { extractorMessages, isNoAnswer } from './extractor.js';
 
 /** One rung: its 1-based level and the strategy that runs it. */
 export interface LadderLevel {
@@ -16,6 +17,11 @@ export interface LadderSetup {
   levels: LadderLevel[];
   model: Model;
   knowledgeModel: Model;
+  /**
+   * the extractor model (`--extractor`, opt-in): asked for the answer when the scorer's strict rules read none
+   * (ladder/extractor.ts); strict mode and scorers with `extract` only
+   */
+  extractor?: Model;
   scorer: Scorer;
   scorerOptions: Record<string, Json>;
   pack: PromptPack;
@@ -64,7 +70,10 @@ export class LadderEngine {
   async attempt(sample: Sample, rung: LadderLevel, iteration?: number): Promise<AttemptRecord> {
     const s = this.setup;
     const { out, calls } = await this.runLevel(sample, rung, iteration);
-    const verdict = await s.scorer.score(sample, out.graded, { compat: s.compat, options: s.scorerOptions });
+    let verdict = await s.scorer.score(sample, out.graded, { compat: s.compat, options: s.scorerOptions });
+    if (s.extractor && s.compat === 'strict' && s.scorer.extract && verdict.extraction?.rule === 'none') {
+      verdict = await this.extractWithModel(sample, rung, out.graded, verdict, calls, iteration);
+    }
     return {
       level: rung.level,
       strategy: rung.strategyId,
@@ -77,6 +86,53 @@ export class LadderEngine {
       ...(out.notes ? { notes: out.notes } : {}),
       ...(iteration !== undefined ? { iteration } : {}),
     };
+  }
+
+  /**
+   * Ask the extractor model for the answer of a reply the strict rules read none from (ladder/extractor.ts), and score
+   * its short reply with the run's scorer. The call is appended to `calls` (purpose `extract`, the next `seq`). Returns
+   * the new verdict with `extraction: { rule: 'model', span: null, by }` when the scorer reads an answer from the
+   * extractor's reply, else `verdict` with `by` set (the model was asked and read none). Model errors propagate.
+   */
+  private async extractWithModel(sample: Sample, rung: LadderLevel, graded: GradedOutput, verdict: Verdict, calls: CallRecord[], iteration?: number): Promise<Verdict> {
+    const s = this.setup;
+    const model = s.extractor as Model;
+    const messages = extractorMessages(graded);
+    const seq = calls.reduce((m, c) => Math.max(m, c.seq + 1), 0);
+    const started = performance.now();
+    const response = await model.generate({
+      ...s.generation,
+      temperature: 0,
+      messages,
+      context: {
+        sample,
+        level: rung.level,
+        strategy: rung.strategyId,
+        purpose: 'extract',
+        seq,
+        scorer: s.scorer,
+        scoreContext: { compat: s.compat, options: s.scorerOptions },
+        seed: s.seed,
+        ...(iteration !== undefined ? { iteration } : {}),
+      },
+    });
+    calls.push({
+      seq,
+      purpose: 'extract',
+      model: model.id,
+      messages,
+      output: response.text,
+      usage: response.usage,
+      latencyMs: response.latencyMs ?? performance.now() - started,
+      finishReason: response.finishReason,
+      ...(response.cached ? { cached: true } : {}),
+      ...(response.batched ? { batched: true } : {}),
+    });
+    const by = { rule: 'none', span: null, by: model.id };
+    if (isNoAnswer(response.text)) return { ...verdict, extraction: by };
+    const read = await s.scorer.score(sample, { promptText: '', completion: response.text.trim(), cue: '' }, { compat: 'strict', options: s.scorerOptions });
+    if (read.extraction?.rule === 'none' || read.extracted === null) return { ...verdict, extraction: by };
+    return { ...read, extraction: { rule: 'model', span: null, by: model.id } };
   }
 
   /**

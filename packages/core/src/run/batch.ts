@@ -10,8 +10,8 @@ import type { PreparedRun } from './resolve.js';
  * batch interface (`Model.batch`, given by the model's plugin).
  * @throws HptError `E_CONFIG` (usage error, exit 2) naming the models without one.
  */
-export function checkBatchable(prepared: Pick<PreparedRun, 'model' | 'knowledgeModel' | 'selector'>): void {
-  const models = [prepared.model, prepared.knowledgeModel, ...(prepared.selector?.model ? [prepared.selector.model] : [])];
+export function checkBatchable(prepared: Pick<PreparedRun, 'model' | 'knowledgeModel' | 'selector' | 'extractorModel'>): void {
+  const models = [prepared.model, prepared.knowledgeModel, ...(prepared.selector?.model ? [prepared.selector.model] : []), ...(prepared.extractorModel ? [prepared.extractorModel] : [])];
   const without = [...new Set(models.filter((m) => !m.batch).map((m) => m.id))];
   if (without.length) {
     throw new HptError('E_CONFIG', `--batch needs models with a batch interface (Model.batch, given by the model's plugin); ${without.join(', ')} has none`, {

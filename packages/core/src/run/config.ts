@@ -23,6 +23,11 @@ export interface RunConfig {
   /** model of generated-knowledge calls; default: the evaluated model (hpt.md §9 #11) */
   knowledgeModel?: string;
   /**
+   * `--extractor` (opt-in; issue #23): the model asked for the final answer when the scorer's strict rules read none
+   * (ladder/extractor.ts); part of the run's identity, since it can change verdicts. Strict mode only.
+   */
+  extractor?: string;
+  /**
    * options for model plugins (e.g. `baseUrl`, `apiKeyEnv` for openai); `baseUrl` may be a list of endpoints serving
    * the same model (`--base-url` given several times: the calls are spread over them, `resolveModel`)
    */

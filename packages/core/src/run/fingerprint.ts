@@ -118,7 +118,7 @@ export function usedPlugins(contributions: readonly Contribution[]): Fingerprint
  */
 export function buildFingerprint(prepared: PreparedRun, config: RunConfig, options: FingerprintOptions = {}): RunFingerprint {
   const endpoints = new Set<string>();
-  for (const m of [prepared.model, prepared.knowledgeModel, prepared.selector?.model]) if (m) for (const e of modelEndpoints(m)) endpoints.add(credentialFreeUrl(e));
+  for (const m of [prepared.model, prepared.knowledgeModel, prepared.selector?.model, prepared.extractorModel]) if (m) for (const e of modelEndpoints(m)) endpoints.add(credentialFreeUrl(e));
   const g: GenerationSettings = config.generation;
   const threshold = prepared.scorerOptions.threshold;
   const { unsafeSandbox: _unsafe, ...scorerOptions } = prepared.scorerOptions;

@@ -31,6 +31,8 @@ export interface PreparedRun {
   /** the models as resolved (not wrapped in a client: `createEngine` routes the calls through the session's clients) */
   model: Model;
   knowledgeModel: Model;
+  /** `--extractor`: the model asked for answers the strict rules do not read (undefined: none) */
+  extractorModel?: Model;
   scorer: Scorer;
   scorerOptions: Record<string, Json>;
   /** the HPI_Dataset in force (the override, else the dataset's constant) */
@@ -132,6 +134,13 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   contributions.push(modelContribution(registry, config.model));
   const knowledgeModel = config.knowledgeModel && config.knowledgeModel !== config.model ? await resolveModel(registry, container, config.knowledgeModel, config.modelOptions) : model;
   if (knowledgeModel !== model) contributions.push(modelContribution(registry, config.knowledgeModel!));
+  let extractorModel: Model | undefined;
+  if (config.extractor) {
+    if (config.compat === 'reference') throw new HptError('E_CONFIG', '--extractor applies to --compat strict only (reference mode keeps the authors\' parsers)');
+    if (!scorer.extract) throw new HptError('E_CONFIG', `--extractor: scorer ${scorerRef.id} has no strict extraction to complete (it declares no extract method)`);
+    extractorModel = config.extractor === config.model ? model : await resolveModel(registry, container, config.extractor, config.modelOptions);
+    if (extractorModel !== model) contributions.push(modelContribution(registry, config.extractor));
+  }
   let selector: PreparedRun['selector'];
   if (config.mode === 'adaptive') {
     if (!config.selector) throw new HptError('E_CONFIG', 'adaptive mode needs a selector: --selector <model-id> (the paper\'s prompt-selector asking that model) or --selector fixed:<level>');
@@ -151,10 +160,10 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     throw new HptError('E_CONFIG', '--selector applies to --mode adaptive only');
   }
   if (config.prices) {
-    const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : [])])].filter((id) => !config.prices![id]);
+    const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : []), ...(extractorModel ? [extractorModel.id] : [])])].filter((id) => !config.prices![id]);
     if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
   }
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}), contributions, strategyTemplates };
+  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, ...(extractorModel ? { extractorModel } : {}), scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}), contributions, strategyTemplates };
 }
 
 /** The `models` contribution of a model id `<plugin model id>[:<name>]` (see `resolveModel`). */
@@ -175,6 +184,7 @@ export function ladderSetup(prepared: PreparedRun, client: (model: Model) => Mod
     levels: prepared.levels,
     model: client(prepared.model),
     knowledgeModel: client(prepared.knowledgeModel),
+    ...(prepared.extractorModel ? { extractor: client(prepared.extractorModel) } : {}),
     scorer: prepared.scorer,
     scorerOptions: prepared.scorerOptions,
     pack: prepared.pack,
