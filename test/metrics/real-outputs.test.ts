@@ -71,8 +71,8 @@ function agreement(data: Row[], score: (r: Row) => Verdict, classify: (r: Row, v
  *   $105 = $145"); the source read its first number, hpt-bench the result after the last `=` / the stated number;
  * - `outside-json`: the reply states its answer outside (or instead of) the JSON field ("Answer: 83", "The final answer
  *   is 55"); the source read nothing there or a different number;
- * - `other-field`: the source read another number than the reply's JSON answer (an example of the prompt the model
- *   echoed after its answer, or a field hpt-bench's reading overrides); hpt-bench read the reply's own last answer field;
+ * - `corrected`: the reply holds two JSON answers, the second a correction ("The correct final answer is 48, not 44 as
+ *   previously stated" and a new JSON object); the source read the first, hpt-bench the last;
  * - `no-number`: the reply's answer states no number ("We cannot determine ..."): hpt-bench reads none, and the
  *   source's reading of a number elsewhere is the error.
  */
@@ -81,7 +81,7 @@ function gsm8kClass(r: Row, v: Verdict): string | undefined {
   const src = r.sourceExtracted ?? '';
   if (numbersOf(src).length > 1 && rule === 'json-answer') return 'expression';
   if (rule !== undefined && rule !== 'json-answer' && rule !== 'none') return 'outside-json';
-  if (rule === 'json-answer' && numbersOf(src).length === 1 && new RegExp(`"answer"\\s*:\\s*"\\s*${src.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(r.completion)) return 'other-field';
+  if (rule === 'json-answer' && numbersOf(src).length === 1 && new RegExp(`"answer"\\s*:\\s*"\\s*${src.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(r.completion)) return 'corrected';
   if (rule === 'none' && numbersOf(src).length === 0) return 'no-number';
   return undefined;
 }
@@ -131,7 +131,7 @@ describe.skipIf(!HAVE)('real outputs: GSM8K (ZeroEval, 12 models, 5,280 replies)
   });
 
   it('reads every reply the source solved (no reply the source scores right is lost) but for its own errors', () => {
-    const lost = result!.disagreements.filter((d) => d.row.sourceVerdict && d.cls !== 'expression' && d.cls !== 'other-field');
+    const lost = result!.disagreements.filter((d) => d.row.sourceVerdict && d.cls !== 'expression' && d.cls !== 'corrected');
     expect(lost.map((d) => `${d.row.model} ${d.row.id}`)).toEqual([]);
   });
 });
