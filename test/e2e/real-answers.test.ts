@@ -168,6 +168,14 @@ describe('--extractor: a second model reads the answer the rules do not', () => 
     expect((JSON.parse(plain.stdout) as { accuracy: number }).accuracy).toBe(0);
   });
 
+  it('plan counts at most one extractor call per level in the upper bound', async () => {
+    const base = ['plan', '--dataset', 'csqa', '--split', 'mini', '--model', 'openai:vague', '--base-url', server.url, '--store', join(dir, 'plan.db'), '--json'];
+    const without = JSON.parse((await runCli(base)).stdout) as { callsPerLevel: number[]; maxCallsPerSample: number }[];
+    const withIt = JSON.parse((await runCli([...base, '--extractor', 'openai:reader'])).stdout) as typeof without;
+    expect(withIt[0]!.callsPerLevel).toEqual(without[0]!.callsPerLevel.map((n) => n + 1));
+    expect(withIt[0]!.maxCallsPerSample).toBe(without[0]!.maxCallsPerSample + without[0]!.callsPerLevel.length);
+  });
+
   it('refuses --extractor with --compat reference, before any call', async () => {
     const n = server.requests.length;
     const r = await runCli(['run', '--dataset', 'csqa', '--split', 'mini', '--model', 'openai:vague', '--base-url', server.url, '--store', join(dir, 'bad.db'), '--compat', 'reference', '--extractor', 'openai:reader']);

@@ -119,7 +119,8 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
     let callsPerLevel: number[] = [];
     for await (const sample of sampleStream(prepared, config)) {
       samples++;
-      if (samples === 1) callsPerLevel = await probe.callsPerLevel(sample);
+      // --extractor: at most one more call per level (asked only when the strict rules read no answer)
+      if (samples === 1) callsPerLevel = (await probe.callsPerLevel(sample)).map((n) => n + (prepared.extractorModel ? 1 : 0));
       if (skip.has(sample.index)) {
         stored++;
         if (storedIn?.continued) continue;
