@@ -499,3 +499,21 @@ describe('BleuScorer (bleu)', () => {
     expect(scorer.createAggregator(ctx('strict', 0.2)).result()).toEqual({ bleu: 0, sacrebleu: 0, sacrebleuSignature: SACREBLEU_SIGNATURE });
   });
 });
+
+describe('BleuScorer strict extraction trace (issue #23)', () => {
+  it('records the first-line rule and the span of the translation it read; none for an empty reply', () => {
+    const scorer = new BleuScorer();
+    const sample: Sample = { id: 't', index: 0, input: {}, target: 'Bonjour le monde.' };
+    const completion = '\n**French:** Bonjour le monde.\n(Explanation: a greeting.)';
+    const v = scorer.score(sample, { promptText: '', completion, cue: 'French:' }, { compat: 'strict', options: { threshold: 0.5 } });
+    expect(v.extracted).toBe('Bonjour le monde.');
+    expect(v.extraction?.rule).toBe('first-line');
+    const [s, e] = v.extraction!.span!;
+    expect(completion.slice(s, e)).toBe('Bonjour le monde.');
+    expect(v.solved).toBe(true);
+    const empty = scorer.score(sample, { promptText: '', completion: '  \n', cue: 'French:' }, { compat: 'strict', options: { threshold: 0.5 } });
+    expect(empty).toMatchObject({ solved: false, extracted: '', extraction: { rule: 'none', span: null } });
+    const ref = scorer.score(sample, { promptText: 'French:', completion: ' Bonjour le monde.', cue: '' }, { compat: 'reference', options: { threshold: 0.5 } });
+    expect(ref.extraction).toBeUndefined();
+  });
+});

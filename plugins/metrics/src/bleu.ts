@@ -15,7 +15,7 @@
  * The scorer `BleuScorer` (`bleu`) grades one IWSLT translation: sentence BLEU (HF flavour, 0–1) ≥ the required
  * `threshold` option.
  */
-import { extractFirstLine, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { type Extraction, extractFirstLine, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
 import { badTarget, compatOf, thresholdOption } from './parse-util.js';
 export { thresholdOption, THRESHOLD_REQUIRED_MESSAGE } from './parse-util.js';
 import { BLEU_TOKENIZERS, pyRstrip, tokenizerTokens, tokens13a, type BleuTokenizerName } from './tokenizers.js';
@@ -696,10 +696,20 @@ export class BleuScorer implements Scorer {
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {
     const threshold = thresholdOption(ctx?.options);
     const gold = goldTranslation(sample);
-    const prediction =
-      compatOf(ctx) === 'reference' ? (referenceIwslt(output.promptText + output.completion) ?? '') : strictIwslt(output.completion, output.cue);
+    if (compatOf(ctx) === 'reference') {
+      const prediction = referenceIwslt(output.promptText + output.completion) ?? '';
+      const score = bleuHfSentence(prediction, [gold]).bleu;
+      return { solved: score >= threshold, score, extracted: prediction };
+    }
+    const e = this.extract(sample, output);
+    const prediction = e?.value ?? '';
     const score = bleuHfSentence(prediction, [gold]).bleu;
-    return { solved: score >= threshold, score, extracted: prediction };
+    return { solved: score >= threshold, score, extracted: prediction, extraction: e === null ? { rule: 'none', span: null } : { rule: e.rule, span: e.span } };
+  }
+
+  /** The strict extraction (the SDK's `extractFirstLine`, the cue or `French:` dropped), or null for an empty reply. */
+  extract(_sample: Sample, output: GradedOutput, _ctx?: ScoreContext): Extraction<string> | null {
+    return extractFirstLine(output.completion, { cue: output.cue, cues: ['French:'] });
   }
 
   /** The reference translation itself (oracle baseline): both extractions return it, so it scores 1. */
