@@ -79,6 +79,11 @@ describe('extractNumber: failure classes of real replies', () => {
   it('the answer first: a bare first line', () => {
     expect(extractNumber('$18 per day\n\nJanet has 16 eggs; 16 - 3 - 4 = 9; 9 * 2 = 18, then she adds 2 more')).toMatchObject({ value: 18, rule: 'answer-first' });
     expect(extractNumber('Answer: **18**', { cue: 'Answer:' })).toMatchObject({ value: 18 });
+    // the HPT system prompt asks for the answer at the start of the first sentence
+    expect(extractNumber("18. Janet's ducks lay 16 eggs per day; she uses 7 and sells 9 at $2 each.")).toMatchObject({ value: 18, rule: 'answer-first' });
+    // ... but a numbered list's first item is not an answer
+    expect(extractNumber('1. Janet has 16 eggs.\n2. She uses 7.\n3. She sells 9 at $2 each, making $18.')).toMatchObject({ value: 18, rule: 'final-sentence' });
+    expect(extractNumber('16, minus 7, is 9 eggs; at $2 each that is $18.')).toMatchObject({ value: 18, rule: 'final-sentence' });
   });
 
   it('spans point at the number read', () => {
@@ -111,6 +116,8 @@ describe('extractChoice: failure classes of real replies', () => {
 
   it('an answer stated mid-sentence in the last sentence', () => {
     expect(letter('People keep their belongings where they live, most likely B, homes.')).toBe('B');
+    expect(letter('Looking at the options, the fit is B here, not A.')).toBe('B');
+    expect(letter('Looking at the options, the fit is (C) rather than (D).')).toBe('C');
     expect(extractChoice('People keep their belongings where they live, most likely B, homes.', { letters: 5 })?.rule).toBe('final-sentence');
   });
 

@@ -99,13 +99,17 @@ function leadingLetter(text: string, from: number, end: number, o: ChoiceOptions
   return hit;
 }
 
+/** Words just before a letter that rule it out: "not (A)", "rather than option D", "isn't C", "instead of B". */
+const NEGATED_RE = /(?:\bnot|\bthan|n't|\binstead of|\bexcept)\s+(?:(?:option|choice|answer)\s+)?\(?$/iu;
+
 /** Candidates in a final sentence: `(B)`, "option B", or a bare capital letter that is not the article/pronoun. */
 const SENTENCE_LETTER_RE = /(?<![\p{L}\p{N}'’_\\{$^-])(?:\(([A-Z])\)|(?:option|choice|letter)\s+\(?([A-Za-z])\)?|([A-Z]))(?![\p{L}\p{N}_]|['’]\p{L}|-\p{L})/gu;
 
 /**
  * The letter the last sentence states: the last candidate letter in it (`SENTENCE_LETTER_RE`) within the letters; a
  * bare `A`/`I` counts only when punctuation or the sentence end follows it (not "A fox would ..."). When it has no
- * letter, the option text it names. Math (`$...$`, `\\(...\\)`) is set aside: `\\mathrm{J}` names no option.
+ * letter, the option text it names. A letter ruled out by the words before it ("not A", "rather than D") is passed
+ * over. Math (`$...$`, `\\(...\\)`) is set aside: `\\mathrm{J}` names no option.
  */
 function sentenceLetter(text: string, s: Region, o: ChoiceOptions): LetterHit | null {
   const part = blankMath(text, s);
@@ -118,6 +122,8 @@ function sentenceLetter(text: string, s: Region, o: ChoiceOptions): LetterHit | 
       const after = text.slice(at + 1, s.end);
       if (!/^\s*(?:[.,:;)!?]|$)/u.test(after)) continue;
     }
+    // a letter the sentence rules out is not its answer ("B is correct, not A"; "C rather than D")
+    if (NEGATED_RE.test(text.slice(Math.max(s.start, at - 24), at))) continue;
     last = { letter, start: at, end: at + 1, byText: false };
   }
   return last ?? optionByText(text, s, o);

@@ -124,6 +124,25 @@ function answerFirst(text: string, start: number): NumberToken | null {
   return tokens[0] as NumberToken;
 }
 
+/** A later line that continues a numbered list ("2." or "2)" at its start): the reply's first number was item 1. */
+const LIST_ITEM_2_RE = /\n[ \t>*_-]*2[.)][ \t]/u;
+
+/**
+ * The answer at the start of the reply, as the HPT system prompt asks ("Provide the answer at the start of first
+ * sentence"): a first line that is a bare answer (`answerFirst`), or a reply that opens with a number ending its own
+ * sentence ("18. Janet's ducks lay ...", "**18**: she sells ...") — unless the reply is a numbered list.
+ */
+function replyFirst(text: string, start: number): NumberToken | null {
+  const bare = answerFirst(text, start);
+  if (bare !== null) return bare;
+  let end = text.indexOf('\n', start);
+  if (end < 0) end = text.length;
+  const first = numberTokens(text.slice(start, end), start)[0];
+  if (first === undefined || first.start !== start) return null;
+  if (!/^[*_`]*[.:][ \t]+\S/u.test(text.slice(first.end, end)) || LIST_ITEM_2_RE.test(text)) return null;
+  return first;
+}
+
 /**
  * Extracts a number answer from a model's reply, by an ordered cascade (the first rule that reads a number wins):
  * 1. explicit final-answer markers (`hash` `#### 18`, `boxed` `\boxed{70,000}`, `json-answer` `"answer": "18"`,
@@ -131,7 +150,8 @@ function answerFirst(text: string, start: number): NumberToken | null {
  *    wholly bold line starting with a number): the marker LAST in the reply whose answer holds a number, so a model
  *    that corrects itself is read at its correction and a recap after the answer does not override it; the number is
  *    read by `statedNumber` (parentheticals aside, the result of an equation chain, else the first number);
- * 2. `answer-first`: a first line that is only a number and a few words ("$18 per day");
+ * 2. `answer-first`: a first line that is only a number and a few words ("$18 per day"), or a number that opens the
+ *    reply as its own sentence ("18. Janet's ducks lay ...") when the reply is not a numbered list;
  * 3. `final-sentence`: the last sentence holding a number (list enumerators aside, notes and checks after the answer
  *    passed over): in its last clause with a number, the result after `=`, else the last number.
  * Numbers keep their sign, drop thousands separators, currency and units, read `45%` as 45 and `2:00 pm` as 2.
@@ -150,7 +170,7 @@ export function extractNumber(completion: string, options: ExtractOptions = {}):
   const stated = markerAnswer(text, findMarkers(text), read, (a, b) => a.value === b.value);
   if (stated === 'none') return null;
   if (stated !== null) return { value: stated.hit.value, rule: stated.marker.rule, span: [stated.hit.start, stated.hit.end] };
-  const first = answerFirst(text, replyStart(text, options.cue, true));
+  const first = replyFirst(text, replyStart(text, options.cue, true));
   if (first !== null) return { value: first.value, rule: 'answer-first', span: [first.start, first.end] };
   const all = sentences(text);
   for (let i = all.length - 1; i >= 0; i--) {
