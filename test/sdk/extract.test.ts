@@ -144,6 +144,8 @@ describe('extractChoice: failure classes of real replies', () => {
 
   it('letters inside math and pronouns in refusals are not answers', () => {
     expect(letter('We get $V = \\frac{(6.6 \\times 10^{-34} \\mathrm{~J \\cdot s})^2}{2m}$', 10)).toBeNull();
+    expect(letter('Plugging in, we get $V = \\frac{(6.6 \\times 10^{-34} \\mathrm{~J', 10)).toBeNull();
+    expect(letter('It costs $5 more, so B.', 10)).toBe('B');
     expect(letter('The text does not give enough information. Therefore, I cannot answer this question.', 10)).toBeNull();
   });
 

@@ -86,8 +86,12 @@ export function blankParentheticals(text: string, r: Region): string {
   return text.slice(r.start, r.end).replace(/\([^()\n]*\)|\[[^[\]\n]*\]/gu, (m) => ' '.repeat(m.length));
 }
 
-/** Inline and display math (`$...$`, `$$...$$`, `\(...\)`, `\[...\]`; an unclosed one runs to the end of the stretch). */
-const MATH_RE = /\$\$[\s\S]*?(?:\$\$|$)|\$[^$\n]*(?:\$|$)|\\\([\s\S]*?(?:\\\)|$)|\\\[[\s\S]*?(?:\\\]|$)/gu;
+/**
+ * Inline and display math: `$...$` on one line, `$$...$$`, `\(...\)`, `\[...\]`; an unclosed one runs to the end of
+ * the stretch (a reply cut off inside a formula), except a lone `$` without a LaTeX command after it, which is a
+ * currency sign ("It costs $5, so B.").
+ */
+const MATH_RE = /\$\$[\s\S]*?(?:\$\$|$)|\$[^$\n]*\$|\$(?=[^$\n]*\\[A-Za-z])[^$\n]*$|\\\([\s\S]*?(?:\\\)|$)|\\\[[\s\S]*?(?:\\\]|$)/gu;
 
 /** `text[r.start, r.end)` with its math (`MATH_RE`) replaced by spaces: `\mathrm{J}` names no option. */
 export function blankMath(text: string, r: Region): string {
