@@ -16,6 +16,22 @@ export interface ReceivedRequest {
 }
 
 /**
+ * A completion. Reasoning models' shapes (issue #24): `reasoning` puts thinking in the message field the providers
+ * document — `reasoning_content` (DeepSeek API "Reasoning Model (deepseek-reasoner)": at the same level as `content`;
+ * older vLLM reasoning parsers) or `reasoning` (newer vLLM, OpenRouter); `reasoningTokens` adds
+ * `usage.completion_tokens_details.reasoning_tokens` (OpenAI chat completions usage, o-series and GPT-5) and counts them
+ * in `completion_tokens`, as OpenAI does; `finishReason` replaces `stop` (e.g. `length`, the limit hit while thinking).
+ */
+export interface TextReply {
+  text: string;
+  logprobs?: number[];
+  delayMs?: number;
+  reasoning?: { field: 'reasoning_content' | 'reasoning'; text: string };
+  reasoningTokens?: number;
+  finishReason?: string;
+}
+
+/**
  * What the test's rule answers: a completion (optionally with per-token logprobs, optionally after `delayMs`), an HTTP
  * error, or `drop` (the connection is destroyed without a response, like a crashed proxy). Fault modes:
  * - `stall`: status `status` (default 200) and JSON headers, then `prefix` (default a partial completion) and nothing
@@ -26,7 +42,7 @@ export interface ReceivedRequest {
  * - `raw`: `raw` sent verbatim as the body (status default 200, content-type default application/json).
  * Stall and trickle end only when the client closes the connection (or the server is closed).
  */
-export type Reply = { text: string; logprobs?: number[]; delayMs?: number } | { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true } | FaultReply;
+export type Reply = TextReply | { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true } | FaultReply;
 
 /** The fault-mode replies of `Reply`. */
 export type FaultReply =
@@ -200,7 +216,7 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
         }
         if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         const prompt = received.messages.map((m) => m.content).join('\n');
-        const completionTokens = reply.logprobs?.length ?? Math.max(1, Math.ceil(reply.text.length / 4));
+        const completionTokens = (reply.logprobs?.length ?? Math.max(1, Math.ceil(reply.text.length / 4))) + (reply.reasoningTokens ?? 0);
         const payload = {
           id: `chatcmpl-${requests.length}`,
           object: 'chat.completion',
@@ -209,12 +225,17 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
           choices: [
             {
               index: 0,
-              message: { role: 'assistant', content: reply.text },
-              finish_reason: 'stop',
+              message: { role: 'assistant', content: reply.text, ...(reply.reasoning ? { [reply.reasoning.field]: reply.reasoning.text } : {}) },
+              finish_reason: reply.finishReason ?? 'stop',
               logprobs: received.logprobs && reply.logprobs ? { content: reply.logprobs.map((lp, i) => ({ token: `t${i}`, logprob: lp, bytes: null, top_logprobs: [] })) } : null,
             },
           ],
-          usage: { prompt_tokens: Math.ceil(prompt.length / 4), completion_tokens: completionTokens, total_tokens: Math.ceil(prompt.length / 4) + completionTokens },
+          usage: {
+            prompt_tokens: Math.ceil(prompt.length / 4),
+            completion_tokens: completionTokens,
+            total_tokens: Math.ceil(prompt.length / 4) + completionTokens,
+            ...(reply.reasoningTokens !== undefined ? { completion_tokens_details: { reasoning_tokens: reply.reasoningTokens } } : {}),
+          },
         };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(payload));
       })();

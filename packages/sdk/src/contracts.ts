@@ -85,6 +85,11 @@ export interface CallContext {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * of `completionTokens`, the reasoning (thinking) tokens, when the provider reports them
+   * (`usage.completion_tokens_details.reasoning_tokens`; issue #24)
+   */
+  reasoningTokens?: number;
 }
 
 /**
@@ -93,6 +98,11 @@ export interface Usage {
  */
 export interface ModelResponse {
   text: string;
+  /**
+   * the model's thinking when the provider returns it apart from the answer (`message.reasoning_content`, DeepSeek and
+   * older vLLM; `message.reasoning`, newer vLLM and OpenRouter; issue #24): stored with the call, never scored
+   */
+  reasoning?: string;
   logprobs?: number[];
   usage: Usage;
   finishReason: string;
@@ -334,6 +344,13 @@ export interface CallRecord {
   cached?: boolean;
   /** true when sent through the provider's batch interface (`run --batch`): paid at the batch price */
   batched?: boolean;
+  /**
+   * the model's thinking (issue #24): the provider's reasoning field and the inline `<think>` blocks of the reply, which
+   * strict mode removes from `output` before anything reads it
+   */
+  reasoning?: string;
+  /** true when the reply ended inside an unclosed thinking block (the length limit hit while thinking): no answer */
+  truncatedThinking?: boolean;
 }
 
 /** What a strategy returns: the graded output and notes (e.g. how knowledge was chosen). Calls are recorded by the engine. */

@@ -13,6 +13,7 @@ export * from './tokens.js';
 export * from './injection.js';
 export * from './template.js';
 export * from './text.js';
+export * from './thinking.js';
 export * from './files.js';
 export * from './http.js';
 export * from './schema.js';

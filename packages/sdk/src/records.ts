@@ -66,6 +66,10 @@ export interface LevelUsage {
   batchedCalls?: number;
   /** with batched calls and prices: what the uncached calls would have cost at the online price */
   onlineCost?: number;
+  /** of `completionTokens`, the reasoning tokens the provider reported (present when some were; issue #24) */
+  reasoningTokens?: number;
+  /** calls whose reply ended inside an unclosed thinking block ("truncated while thinking"; present when some did) */
+  truncatedThinking?: number;
 }
 
 /**

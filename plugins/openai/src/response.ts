@@ -97,7 +97,10 @@ export function messageText(content: unknown, where: string): string {
  * - `text`: `messageText(choices[0].message.content)` with lone surrogates replaced by U+FFFD; longer than
  *   `maxResponseBytes` UTF-8 bytes: `ModelCallError` `client` `response larger than <N> bytes (--max-response-bytes)`;
  * - `logprobs`: `choices[0].logprobs.content[].logprob` when all are finite numbers, else omitted;
- * - `usage`: `prompt_tokens` and `completion_tokens` through `tokenCount` (missing/invalid -> 0, rounded);
+ * - `reasoning`: `choices[0].message.reasoning_content` (DeepSeek, older vLLM) or `.reasoning` (newer vLLM, OpenRouter)
+ *   when it is a non-empty string (issue #24);
+ * - `usage`: `prompt_tokens` and `completion_tokens` through `tokenCount` (missing/invalid -> 0, rounded), and
+ *   `completion_tokens_details.reasoning_tokens` as `reasoningTokens` when present (OpenAI, o-series and GPT-5);
  * - `finishReason`: `choices[0].finish_reason` when it is a short identifier (`[A-Za-z0-9_.:-]{1,64}`), else `unknown`.
  * @throws HptError `E_ENDPOINT`; ModelCallError `client` (non-text content, text over the cap)
  */
@@ -126,10 +129,16 @@ export function completionFromBody(data: unknown, ctx: CompletionContext): Omit<
   }
   const usage = isObject(data.usage) ? data.usage : {};
   const finish = choice.finish_reason;
+  // thinking returned apart from the answer: `reasoning_content` (DeepSeek API, older vLLM), `reasoning` (newer vLLM,
+  // OpenRouter); a string only (OpenRouter's structured `reasoning_details` are not read)
+  const thought = [message?.reasoning_content, message?.reasoning].find((r): r is string => typeof r === 'string' && r !== '');
+  const details = isObject(usage.completion_tokens_details) ? usage.completion_tokens_details : undefined;
+  const reasoningTokens = details && details.reasoning_tokens !== undefined && details.reasoning_tokens !== null ? tokenCount(details.reasoning_tokens) : undefined;
   return {
     text,
+    ...(thought !== undefined ? { reasoning: wellFormed(thought) } : {}),
     ...(logprobs ? { logprobs } : {}),
-    usage: { promptTokens: tokenCount(usage.prompt_tokens), completionTokens: tokenCount(usage.completion_tokens) },
+    usage: { promptTokens: tokenCount(usage.prompt_tokens), completionTokens: tokenCount(usage.completion_tokens), ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) },
     finishReason: typeof finish === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(finish) ? finish : 'unknown',
   };
 }

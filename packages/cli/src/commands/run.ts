@@ -418,7 +418,9 @@ export function renderSummary(s: RunSummary, storePath: string, views: readonly 
   for (const [level, u] of Object.entries(s.levels)) {
     const cost = u.cost !== undefined ? `, $${u.cost.toFixed(4)}${u.onlineCost !== undefined ? ` (online $${u.onlineCost.toFixed(4)})` : ''}` : '';
     const batched = u.batchedCalls ? `, ${u.batchedCalls} batched` : '';
-    t.push([`level ${level}: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached${batched}), ${u.promptTokens} / ${u.completionTokens}${cost}`]);
+    const reasoning = u.reasoningTokens ? ` (${u.reasoningTokens} reasoning)` : '';
+    const truncated = u.truncatedThinking ? `, ${u.truncatedThinking} truncated while thinking` : '';
+    t.push([`level ${level}: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached${batched}), ${u.promptTokens} / ${u.completionTokens}${reasoning}${cost}${truncated}`]);
   }
   if (s.selectorUsage && s.selectorUsage.calls) {
     const u = s.selectorUsage;

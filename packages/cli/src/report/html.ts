@@ -152,9 +152,10 @@ export function sampleBody(s: SampleResult, max: number): TraceNode[] {
       return el(
         'div',
         'call',
-        el('div', 'callhead', `call ${c.seq} · ${c.purpose} · ${c.model} · ${c.usage.promptTokens}+${c.usage.completionTokens} tokens · ${Math.round(c.latencyMs)} ms${c.cached ? ' · cached' : ''}`),
+        el('div', 'callhead', `call ${c.seq} · ${c.purpose} · ${c.model} · ${c.usage.promptTokens}+${c.usage.completionTokens} tokens${c.usage.reasoningTokens ? ` (${c.usage.reasoningTokens} reasoning)` : ''} · ${Math.round(c.latencyMs)} ms${c.cached ? ' · cached' : ''}${c.truncatedThinking ? ' · truncated while thinking (no answer)' : ''}`),
         el('details', 'prompt', el('summary', '', `prompt (${c.messages.length} message${c.messages.length === 1 ? '' : 's'})`), ...msgs),
         el('div', 'resp', el('span', 'role', 'response'), el('pre', '', clip(c.output, max))),
+        ...(c.reasoning ? [el('details', 'thinking', el('summary', '', `thinking (${c.reasoning.length} characters; never scored)`), el('pre', '', clip(c.reasoning, max)))] : []),
       );
     });
     const head = `L${a.level} · ${a.strategy}${a.iteration !== undefined ? ` · iteration ${a.iteration}` : ''} · ${a.solved ? '✓ solved' : '✗ not solved'} · score ${String(a.score)} · extracted `;

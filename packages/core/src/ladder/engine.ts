@@ -1,4 +1,4 @@
-import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type GradedOutput, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, type StrategyContext, type StrategyOutput, type Usage, type Verdict } from '@hpt-bench/sdk';
+import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type GradedOutput, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, splitThinking, type StrategyContext, type StrategyOutput, type Usage, type Verdict } from '@hpt-bench/sdk';
 import { assemblePrompt } from '../prompt/assemble.js';
 import { extractorMessages, isNoAnswer } from './extractor.js';
 
@@ -116,12 +116,14 @@ export class LadderEngine {
         ...(iteration !== undefined ? { iteration } : {}),
       },
     });
+    const reply = replyOf(response, 'strict');
     calls.push({
+      ...reply.extra,
       seq,
       purpose: 'extract',
       model: model.id,
       messages,
-      output: response.text,
+      output: reply.answer,
       usage: response.usage,
       latencyMs: response.latencyMs ?? performance.now() - started,
       finishReason: response.finishReason,
@@ -129,8 +131,8 @@ export class LadderEngine {
       ...(response.batched ? { batched: true } : {}),
     });
     const by = { rule: 'none', span: null, by: model.id };
-    if (isNoAnswer(response.text)) return { ...verdict, extraction: by };
-    const read = await s.scorer.score(sample, { promptText: '', completion: response.text.trim(), cue: '' }, { compat: 'strict', options: s.scorerOptions });
+    if (isNoAnswer(reply.answer)) return { ...verdict, extraction: by };
+    const read = await s.scorer.score(sample, { promptText: '', completion: reply.answer.trim(), cue: '' }, { compat: 'strict', options: s.scorerOptions });
     if (read.extraction?.rule === 'none' || read.extracted === null) return { ...verdict, extraction: by };
     return { ...read, extraction: { rule: 'model', span: null, by: model.id } };
   }
@@ -180,26 +182,40 @@ export class LadderEngine {
           },
         });
         const latencyMs = response.latencyMs ?? performance.now() - started;
+        const reply = replyOf(response, s.compat);
         const record: CallRecord = {
           seq: mySeq,
           purpose,
           model: model.id,
           messages,
-          output: response.text,
+          output: reply.answer,
           usage: response.usage,
           latencyMs,
           finishReason: response.finishReason,
           ...(options?.logprobs ? { meanTokenProb: meanTokenProb(response.logprobs) } : {}),
           ...(response.cached ? { cached: true } : {}),
           ...(response.batched ? { batched: true } : {}),
+          ...reply.extra,
         };
         calls.push(record);
-        return { text: response.text, promptText, response, record };
+        return { text: reply.answer, promptText, response, record };
       },
     };
     const out = await rung.strategy.run(ctx);
     return { out, calls: calls.sort((a, b) => a.seq - b.seq) };
   }
+}
+
+/**
+ * A reply as the ladder reads it (issue #24): in strict mode the inline thinking blocks (`splitThinking`) are removed
+ * from the answer and kept, with the provider's reasoning field, as the call's `reasoning`; a reply that ended inside a
+ * block has the answer `''` and is marked `truncatedThinking`. In reference mode the whole text is the answer (the
+ * authors' parsers read it all), and only the provider's reasoning field is kept.
+ */
+export function replyOf(response: ModelResponse, compat: CompatMode): { answer: string; extra: Pick<CallRecord, 'reasoning' | 'truncatedThinking'> } {
+  const split = compat === 'strict' ? splitThinking(response.text) : { answer: response.text, thinking: null, truncated: false };
+  const reasoning = [response.reasoning, split.thinking].filter((t): t is string => typeof t === 'string' && t.trim() !== '').join('\n\n');
+  return { answer: split.answer, extra: { ...(reasoning ? { reasoning } : {}), ...(split.truncated ? { truncatedThinking: true } : {}) } };
 }
 
 /**

@@ -95,8 +95,11 @@ export function usageAndCost(
   let anyBatched = false;
   const newUsage = (): LevelUsage => ({ calls: 0, cachedCalls: 0, promptTokens: 0, completionTokens: 0, ...(prices ? { cost: 0 } : {}) });
   // add one (model, cache state, batch state) row of usage to `into`, and its price (uncached calls only) to the run's cost
-  const add = (into: LevelUsage, u: { model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number }) => {
+  const add = (into: LevelUsage, u: { model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number; reasoningTokens?: number; truncatedThinking?: number }) => {
     into.calls += u.calls;
+    // reasoning tokens are part of the completion tokens (and so of the cost); shown apart when a provider reports them
+    if (u.reasoningTokens) into.reasoningTokens = (into.reasoningTokens ?? 0) + u.reasoningTokens;
+    if (u.truncatedThinking) into.truncatedThinking = (into.truncatedThinking ?? 0) + u.truncatedThinking;
     if (u.cached) into.cachedCalls += u.calls;
     if (u.batched) {
       anyBatched = true;

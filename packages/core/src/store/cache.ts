@@ -11,6 +11,8 @@ import type { WriteQueue } from './store.js';
 
 interface StoredResponse {
   text: string;
+  /** the provider's reasoning field (issue #24) */
+  reasoning?: string;
   logprobs?: number[];
   usage: ModelResponse['usage'];
   finishReason: string;
@@ -52,7 +54,7 @@ export class CallCache {
     if (this.writes) this.writes.defer(() => this.hitStmt.run(key));
     else this.hitStmt.run(key);
     const s = JSON.parse(json) as StoredResponse;
-    return { text: s.text, ...(s.logprobs ? { logprobs: s.logprobs } : {}), usage: s.usage, finishReason: s.finishReason };
+    return { text: s.text, ...(s.reasoning !== undefined ? { reasoning: s.reasoning } : {}), ...(s.logprobs ? { logprobs: s.logprobs } : {}), usage: s.usage, finishReason: s.finishReason };
   }
 
   /**
@@ -62,8 +64,9 @@ export class CallCache {
   put(key: string, model: string, endpoint: string | undefined, response: ModelResponse): void {
     const stored: StoredResponse = {
       text: response.text,
+      ...(response.reasoning !== undefined ? { reasoning: response.reasoning } : {}),
       ...(response.logprobs ? { logprobs: response.logprobs } : {}),
-      usage: { promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens },
+      usage: { promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, ...(response.usage.reasoningTokens !== undefined ? { reasoningTokens: response.usage.reasoningTokens } : {}) },
       finishReason: response.finishReason,
     };
     const json = JSON.stringify(stored);

@@ -108,12 +108,14 @@ export function callFromRow(c: Record<string, unknown>, messages: MessagesDecode
     model: c.model as string,
     messages: messages(c.messages as string),
     output: c.output as string,
-    usage: { promptTokens: c.prompt_tokens as number, completionTokens: c.completion_tokens as number },
+    usage: { promptTokens: c.prompt_tokens as number, completionTokens: c.completion_tokens as number, ...(c.reasoning_tokens !== null && c.reasoning_tokens !== undefined ? { reasoningTokens: Number(c.reasoning_tokens) } : {}) },
     latencyMs: c.latency_ms as number,
     finishReason: c.finish_reason as string,
     ...(c.mean_token_prob !== null || c.purpose === 'knowledge' ? { meanTokenProb: c.mean_token_prob as number | null } : {}),
     ...(c.cached === 1 ? { cached: true } : {}),
     ...(c.batched === 1 ? { batched: true } : {}),
+    ...(typeof c.reasoning === 'string' ? { reasoning: c.reasoning } : {}),
+    ...(c.truncated_thinking === 1 ? { truncatedThinking: true } : {}),
   };
 }
 

@@ -81,6 +81,9 @@ CREATE TABLE IF NOT EXISTS calls (
   mean_token_prob REAL,
   cached INTEGER NOT NULL DEFAULT 0,
   batched INTEGER NOT NULL DEFAULT 0,
+  reasoning TEXT,
+  reasoning_tokens INTEGER,
+  truncated_thinking INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, attempt, seq),
   FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
 );
@@ -150,6 +153,7 @@ CREATE TABLE calls_v2 (
   purpose TEXT NOT NULL, model TEXT NOT NULL, messages TEXT NOT NULL, output TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
   completion_tokens INTEGER NOT NULL, latency_ms REAL NOT NULL, finish_reason TEXT NOT NULL, mean_token_prob REAL,
   cached INTEGER NOT NULL DEFAULT 0, batched INTEGER NOT NULL DEFAULT 0,
+  reasoning TEXT, reasoning_tokens INTEGER, truncated_thinking INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, attempt, seq),
   FOREIGN KEY (run_id, idx, attempt) REFERENCES attempts(run_id, idx, attempt) ON DELETE CASCADE
 );
@@ -168,7 +172,7 @@ ALTER TABLE calls_v2 RENAME TO calls;
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   samples: { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' },
   attempts: { extraction: 'TEXT' },
-  calls: { cached: 'INTEGER NOT NULL DEFAULT 0', batched: 'INTEGER NOT NULL DEFAULT 0' },
+  calls: { cached: 'INTEGER NOT NULL DEFAULT 0', batched: 'INTEGER NOT NULL DEFAULT 0', reasoning: 'TEXT', reasoning_tokens: 'INTEGER', truncated_thinking: 'INTEGER NOT NULL DEFAULT 0' },
   selections: { batched: 'INTEGER NOT NULL DEFAULT 0' },
   runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT', fingerprint: 'TEXT' },
 };

@@ -76,7 +76,8 @@ export interface StoredAggregate {
   promptTokens: number;
   completionTokens: number;
   /** calls and tokens per ladder level, model and cache state (for usage and cost per level) */
-  usageByLevel: { level: number; model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number }[];
+  /** per level, model, cache and batch state: calls and tokens (`reasoningTokens` of `completionTokens`), and the calls that ended inside a thinking block */
+  usageByLevel: { level: number; model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number; reasoningTokens?: number; truncatedThinking?: number }[];
   /** adaptive HPF: selections made, of which outside 1..m, and the selector model's calls by model and cache state */
   selections: number;
   invalidSelections: number;
@@ -376,12 +377,12 @@ export class RunStore implements WriteQueue {
     if (inserted.changes === 0) return;
     const insA = this.stmt('INSERT INTO attempts (run_id, idx, attempt, level, strategy, solved, score, extracted, graded, notes, iteration, extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     const insC = this.stmt(
-      'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached, batched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO calls (run_id, idx, attempt, level, seq, purpose, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, mean_token_prob, cached, batched, reasoning, reasoning_tokens, truncated_thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     for (const [n, a] of r.attempts.entries()) {
       insA.run(runId, r.index, n, a.level, a.strategy, a.solved ? 1 : 0, a.score, JSON.stringify(a.extracted), storedGraded(a), a.notes ? JSON.stringify(a.notes) : null, a.iteration ?? null, a.extraction ? JSON.stringify(a.extraction) : null);
       for (const c of a.calls) {
-        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, encodeMessages(c.messages, this.putText), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0, c.batched ? 1 : 0);
+        insC.run(runId, r.index, n, a.level, c.seq, c.purpose, c.model, encodeMessages(c.messages, this.putText), wellFormed(c.output), c.usage.promptTokens, c.usage.completionTokens, c.latencyMs, c.finishReason, c.meanTokenProb ?? null, c.cached ? 1 : 0, c.batched ? 1 : 0, c.reasoning !== undefined ? wellFormed(c.reasoning) : null, c.usage.reasoningTokens ?? null, c.truncatedThinking ? 1 : 0);
       }
     }
     if (r.selections?.length) {
@@ -467,9 +468,9 @@ export class RunStore implements WriteQueue {
       .get(runId) as { calls: number; cached: number; p: number; c: number };
     const perLevel = this.db
       .prepare(
-        'SELECT level, model, cached, batched, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ? GROUP BY level, model, cached, batched ORDER BY level, model, cached, batched',
+        'SELECT level, model, cached, batched, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c, COALESCE(SUM(reasoning_tokens), 0) AS r, COALESCE(SUM(truncated_thinking), 0) AS t FROM calls WHERE run_id = ? GROUP BY level, model, cached, batched ORDER BY level, model, cached, batched',
       )
-      .all(runId) as { level: number; model: string; cached: number; batched: number; calls: number; p: number; c: number }[];
+      .all(runId) as { level: number; model: string; cached: number; batched: number; calls: number; p: number; c: number; r: number; t: number }[];
     const levelCounts: Record<string, number> = {};
     for (const l of levels) levelCounts[String(l.level)] = l.c;
     return {
@@ -485,7 +486,7 @@ export class RunStore implements WriteQueue {
       cachedCalls: calls.cached,
       promptTokens: calls.p,
       completionTokens: calls.c,
-      usageByLevel: perLevel.map((r) => ({ level: r.level, model: r.model, cached: r.cached === 1, batched: r.batched === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c })),
+      usageByLevel: perLevel.map((r) => ({ level: r.level, model: r.model, cached: r.cached === 1, batched: r.batched === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c, ...(Number(r.r) ? { reasoningTokens: Number(r.r) } : {}), ...(Number(r.t) ? { truncatedThinking: Number(r.t) } : {}) })),
       selections: sel.n,
       invalidSelections: sel.invalid,
       selectorUsage,

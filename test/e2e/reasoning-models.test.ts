@@ -1,0 +1,176 @@
+/**
+ * End-to-end (issue #24, part 1–2): reasoning models' replies through the built CLI against an OpenAI-compatible server
+ * on 127.0.0.1 (the real openai SDK), in each shape the providers document:
+ * - thinking in `message.reasoning_content` (DeepSeek API, "Reasoning Model (deepseek-reasoner)": the chain of thought
+ *   at the same level as `content`; older vLLM reasoning parsers) or `message.reasoning` (newer vLLM, OpenRouter);
+ * - thinking inline as `<think>…</think>` before the answer (Qwen3, DeepSeek-R1 distills served without a reasoning
+ *   parser), also after a preamble;
+ * - a reply cut off inside an unclosed `<think>` with `finish_reason: length`;
+ * - `usage.completion_tokens_details.reasoning_tokens` (OpenAI chat completions usage; counted in completion_tokens).
+ * The thinking of every reply first names the wrong answer, then the right one: a run must score exactly what the
+ * same replies without thinking score (the same HPI), store the thinking with the call, and never read it.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOpenAIServer, type ReceivedRequest, type TestServer, type TextReply } from '../helpers/openai-server.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hpt-reasoning-'));
+const BOOLQ = readFileSync(join(ROOT, 'plugins/hpt-datasets/data/boolq-mini.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as { question: string; answer: boolean });
+
+/**
+ * The model's decision for one request, the same in every shape: right when a hash of the request's text says so
+ * (about half the calls), so samples are solved at several levels and some not at all.
+ */
+function decide(req: ReceivedRequest): { answer: string; wrong: string; graded: boolean } {
+  const user = req.messages.map((m) => m.content).join('\n');
+  const item = BOOLQ.find((b) => user.includes(b.question));
+  const right = createHash('md5').update(user).digest()[0]! % 2 === 0;
+  const gold = item?.answer ?? true;
+  const value = right ? gold : !gold;
+  return { answer: value ? 'True' : 'False', wrong: value ? 'False' : 'True', graded: item !== undefined };
+}
+
+/** The reply of each shape (the model name the run asks for picks the shape). */
+function reply(req: ReceivedRequest): TextReply {
+  const d = decide(req);
+  const thinking = `Hmm, at first sight the answer is ${d.wrong}. Let me re-read the passage. No: it says the opposite, so ${d.answer}.`;
+  switch (req.model) {
+    case 'plain':
+      return { text: d.answer };
+    case 'field-reasoning-content':
+      return { text: d.answer, reasoning: { field: 'reasoning_content', text: thinking }, reasoningTokens: 40 };
+    case 'field-reasoning':
+      return { text: d.answer, reasoning: { field: 'reasoning', text: thinking }, reasoningTokens: 40 };
+    case 'inline':
+      return { text: `<think>\n${thinking}\n</think>\n\n${d.answer}` };
+    case 'inline-after-preamble':
+      return { text: `Okay, let me work through this.\n<think>${thinking}</think>\n${d.answer}` };
+    case 'template-opened':
+      // the chat template opened the block in the prompt (DeepSeek-R1): the reply holds only its end
+      return { text: `${thinking}\n</think>\n\n${d.answer}` };
+    case 'unclosed':
+      return { text: `<think>\n${thinking} But wait, maybe`, finishReason: 'length', reasoningTokens: 64 };
+    default:
+      return { text: 'unknown model' };
+  }
+}
+
+interface Summary {
+  hpi: number;
+  accuracy: number;
+  n: number;
+  calls: number;
+  levels: Record<string, { calls: number; completionTokens: number; reasoningTokens?: number; truncatedThinking?: number }>;
+}
+interface Call {
+  purpose: string;
+  output: string;
+  reasoning?: string;
+  truncatedThinking?: boolean;
+  usage: { completionTokens: number; reasoningTokens?: number };
+}
+interface SampleRecord {
+  sampleId: string;
+  level: number | null;
+  attempts: { graded: { completion: string }; calls: Call[] }[];
+}
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startOpenAIServer(reply);
+});
+afterAll(async () => server?.close());
+
+async function run(model: string, extra: string[] = []): Promise<{ summary: Summary; records: SampleRecord[]; store: string }> {
+  const store = join(dir, `${model}.db`);
+  const out = join(dir, `${model}.jsonl`);
+  const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', `openai:${model}`, '--base-url', server.url, '--store', store, '--out', out, '--json', ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  const records = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SampleRecord);
+  return { summary: JSON.parse(r.stdout) as Summary, records, store };
+}
+
+describe('reasoning models: the thinking is kept apart from the answer', () => {
+  let plain: Summary;
+  beforeAll(async () => {
+    plain = (await run('plain')).summary;
+    // the decision function must give a ladder with several outcomes, or equal HPIs would prove little
+    expect(plain.hpi).toBeGreaterThan(1);
+    expect(plain.accuracy).toBeGreaterThan(0);
+  });
+
+  it.each(['field-reasoning-content', 'field-reasoning', 'inline', 'inline-after-preamble', 'template-opened'])('%s: the exact HPI of the same replies without thinking; the thinking stored, never scored', async (model) => {
+    const { summary, records } = await run(model);
+    expect(summary.hpi).toBe(plain.hpi);
+    expect(summary.accuracy).toBe(plain.accuracy);
+    expect(summary.calls).toBe(plain.calls);
+    for (const rec of records) {
+      for (const a of rec.attempts) {
+        // the answer is the text around the thinking (a preamble stays), never the thinking itself
+        expect(a.graded.completion).toMatch(/(?:^|\n)(True|False)$/);
+        expect(a.graded.completion).not.toContain('re-read');
+        for (const c of a.calls) {
+          expect(c.output).not.toContain('think>');
+          expect(c.reasoning).toContain('Let me re-read the passage');
+          expect(c.truncatedThinking).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('reasoning tokens are read from usage.completion_tokens_details, stored per call and summed per level', async () => {
+    const { summary, records } = await run('field-reasoning-content');
+    for (const rec of records) for (const a of rec.attempts) for (const c of a.calls) expect(c.usage.reasoningTokens).toBe(40);
+    let calls = 0;
+    for (const [, u] of Object.entries(summary.levels)) {
+      expect(u.reasoningTokens).toBe(u.calls * 40);
+      expect(u.completionTokens).toBeGreaterThan(u.reasoningTokens!);
+      calls += u.calls;
+    }
+    expect(calls).toBe(summary.calls);
+    // without reported reasoning tokens, the summary shows none
+    expect(Object.values(plain.levels).every((u) => u.reasoningTokens === undefined)).toBe(true);
+  });
+
+  it('a reply cut off while thinking has no answer: every sample unsolved, the truncations counted per level', async () => {
+    const { summary, records, store } = await run('unclosed');
+    expect(summary.accuracy).toBe(0);
+    expect(summary.hpi).toBeCloseTo(5 + 1.71, 12);
+    let truncated = 0;
+    for (const [, u] of Object.entries(summary.levels)) {
+      expect(u.truncatedThinking).toBe(u.calls);
+      truncated += u.truncatedThinking!;
+    }
+    expect(truncated).toBe(summary.calls);
+    for (const rec of records) {
+      expect(rec.level).toBeNull();
+      for (const a of rec.attempts) {
+        expect(a.graded.completion).toBe('');
+        for (const c of a.calls) expect(c).toMatchObject({ output: '', truncatedThinking: true });
+      }
+    }
+    // the report's trace shows the thinking folded under the reply and the truncation
+    const html = join(dir, 'unclosed.html');
+    const rep = await runCli(['report', '--store', store, '--format', 'html', '--out', html]);
+    expect(rep.code, rep.stderr).toBe(0);
+    const block = /<script type="application\/octet-stream" id="trace-0">([^<]*)<\/script>/.exec(readFileSync(html, 'utf8'))![1]!;
+    const trace = gunzipSync(Buffer.from(block, 'base64')).toString('utf8');
+    expect(trace).toContain('truncated while thinking (no answer)');
+    expect(trace).toMatch(/thinking \(\d+ characters; never scored\)/);
+  });
+
+  it('--compat reference keeps the authors\' behaviour: the whole reply, thinking included, goes to their parsers', async () => {
+    const { records } = await run('inline', ['--compat', 'reference']);
+    const first = records[0]!.attempts[0]!;
+    expect(first.graded.completion).toContain('<think>');
+    expect(first.calls[0]!.reasoning).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Inline thinking kept apart from the answer (issue #24): `splitThinking` on the shapes reasoning models write, and the
+ * openai plugin's reading of the providers' reasoning fields and reasoning-token usage (`completionFromBody`).
+ */
+import { describe, expect, it } from 'vitest';
+import { splitThinking } from '@hpt-bench/sdk';
+import { completionFromBody } from '../../plugins/openai/src/response.js';
+
+describe('splitThinking', () => {
+  it('a reply without tags is returned as it is', () => {
+    expect(splitThinking(' True ')).toEqual({ answer: ' True ', thinking: null, truncated: false });
+    expect(splitThinking('I think the answer is B.')).toEqual({ answer: 'I think the answer is B.', thinking: null, truncated: false });
+  });
+
+  it('a closed block before the answer (Qwen3, R1 distills without a reasoning parser)', () => {
+    expect(splitThinking('<think>\nIt is A. No, B.\n</think>\n\nThe answer is B.')).toEqual({ answer: 'The answer is B.', thinking: 'It is A. No, B.', truncated: false });
+    expect(splitThinking('<THINKING>x</THINKING>True')).toEqual({ answer: 'True', thinking: 'x', truncated: false });
+    expect(splitThinking('◁think▷x◁/think▷True')).toEqual({ answer: 'True', thinking: 'x', truncated: false });
+  });
+
+  it('a block after a preamble, and several blocks', () => {
+    expect(splitThinking('Sure.\n<think>a</think>\nFalse')).toEqual({ answer: 'Sure.\n\nFalse', thinking: 'a', truncated: false });
+    expect(splitThinking('<think>a</think>Step 1.<think>b</think> 42')).toEqual({ answer: 'Step 1. 42', thinking: 'a\n\nb', truncated: false });
+  });
+
+  it('a closing tag alone: the chat template opened the block in the prompt (DeepSeek-R1)', () => {
+    expect(splitThinking('It is 16 - 7 = 9, times 2 = 18.\n</think>\n\n#### 18')).toEqual({ answer: '#### 18', thinking: 'It is 16 - 7 = 9, times 2 = 18.', truncated: false });
+  });
+
+  it('a reply that ends inside a block has no answer, even after a preamble', () => {
+    expect(splitThinking('<think>\nFirst, A looks right, but')).toEqual({ answer: '', thinking: 'First, A looks right, but', truncated: true });
+    expect(splitThinking('The answer is A.<think>hmm')).toEqual({ answer: '', thinking: 'hmm', truncated: true });
+    expect(splitThinking('<think>a</think>B<think>c')).toEqual({ answer: '', thinking: 'a\n\nc', truncated: true });
+  });
+});
+
+describe('completionFromBody: reasoning fields and reasoning tokens', () => {
+  const ctx = { endpoint: 'http://127.0.0.1:1/v1', model: 'm', maxResponseBytes: 1 << 20 };
+  const body = (message: Record<string, unknown>, usage: Record<string, unknown> = { prompt_tokens: 5, completion_tokens: 30 }) => ({ choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }], usage });
+
+  it('reads message.reasoning_content (DeepSeek) and message.reasoning (vLLM, OpenRouter); never puts them in the text', () => {
+    expect(completionFromBody(body({ content: 'B', reasoning_content: 'A? no, B' }), ctx)).toMatchObject({ text: 'B', reasoning: 'A? no, B' });
+    expect(completionFromBody(body({ content: 'B', reasoning: 'A? no, B' }), ctx)).toMatchObject({ text: 'B', reasoning: 'A? no, B' });
+    expect(completionFromBody(body({ content: 'B', reasoning: null }), ctx).reasoning).toBeUndefined();
+    expect(completionFromBody(body({ content: 'B', reasoning: { effort: 'high' } }), ctx).reasoning).toBeUndefined();
+  });
+
+  it('reads usage.completion_tokens_details.reasoning_tokens (OpenAI) as reasoningTokens, part of completionTokens', () => {
+    const r = completionFromBody(body({ content: 'B' }, { prompt_tokens: 5, completion_tokens: 30, completion_tokens_details: { reasoning_tokens: 24 } }), ctx);
+    expect(r.usage).toEqual({ promptTokens: 5, completionTokens: 30, reasoningTokens: 24 });
+    expect(completionFromBody(body({ content: 'B' }), ctx).usage).toEqual({ promptTokens: 5, completionTokens: 30 });
+    expect(completionFromBody(body({ content: 'B' }, { prompt_tokens: 5, completion_tokens: 30, completion_tokens_details: { reasoning_tokens: null } }), ctx).usage.reasoningTokens).toBeUndefined();
+  });
+});
