@@ -11,7 +11,7 @@
  * same replies without thinking score (the same HPI), store the thinking with the call, and never read it.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -56,6 +56,11 @@ function reply(req: ReceivedRequest): TextReply {
     case 'template-opened':
       // the chat template opened the block in the prompt (DeepSeek-R1): the reply holds only its end
       return { text: `${thinking}\n</think>\n\n${d.answer}` };
+    case 'effort': {
+      // a model that needs less prompting the more it may think: right at every level with high effort, else as decided
+      const high = req.reasoningEffort === 'high';
+      return { text: high && d.graded ? (BOOLQ.find((b) => req.messages.some((m) => m.content.includes(b.question)))!.answer ? 'True' : 'False') : d.answer, reasoningTokens: high ? 200 : 20 };
+    }
     case 'unclosed':
       return { text: `<think>\n${thinking} But wait, maybe`, finishReason: 'length', reasoningTokens: 64 };
     default:
@@ -172,5 +177,66 @@ describe('reasoning models: the thinking is kept apart from the answer', () => {
     const first = records[0]!.attempts[0]!;
     expect(first.graded.completion).toContain('<think>');
     expect(first.calls[0]!.reasoning).toBeUndefined();
+  });
+});
+
+describe('reasoning effort as a setting and an axis of the matrix', () => {
+  it('--reasoning-effort and --max-completion-tokens are sent (max_tokens is not), recorded, and make another run', async () => {
+    const store = join(dir, 'effort-flags.db');
+    const base = ['run', '--dataset', 'boolq', '--split', 'mini', '--limit', '2', '--model', 'openai:effort', '--base-url', server.url, '--store', store, '--json'];
+    const n0 = server.requests.length;
+    const low = await runCli([...base, '--reasoning-effort', 'low', '--max-completion-tokens', '4000']);
+    expect(low.code, low.stderr).toBe(0);
+    const sent = server.requests.slice(n0);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const q of sent) expect([q.reasoningEffort, q.maxCompletionTokens, q.max_tokens]).toEqual(['low', 4000, undefined]);
+    // another effort is another run: nothing of the low-effort run is answered from the cache
+    const n1 = server.requests.length;
+    const high = await runCli([...base, '--reasoning-effort', 'high', '--max-completion-tokens', '4000']);
+    expect(high.code, high.stderr).toBe(0);
+    const highSummary = JSON.parse(high.stdout) as Summary & { runId: string };
+    expect(server.requests.length - n1).toBe(highSummary.calls);
+    expect(server.requests.slice(n1).every((q) => q.reasoningEffort === 'high')).toBe(true);
+    // without the flags nothing reasoning-specific is sent
+    const n2 = server.requests.length;
+    expect((await runCli(base)).code).toBe(0);
+    expect(server.requests.slice(n2).every((q) => q.reasoningEffort === undefined && q.maxCompletionTokens === undefined && q.max_tokens === 1024)).toBe(true);
+    // the stored fingerprint records the effort
+    const shown = await runCli(['runs', 'show', highSummary.runId, '--store', store, '--json']);
+    expect(shown.stdout).toContain('"reasoningEffort":"high"');
+  });
+
+  it('an eval file with two efforts of one model gives two labelled runs, and compare gives their level transitions', async () => {
+    const file = join(dir, 'efforts.yaml');
+    writeFileSync(file, [
+      'datasets:',
+      '  - { id: boolq, split: mini }',
+      'models:',
+      `  - { id: openai:effort, baseUrl: "${server.url}", generation: { reasoningEffort: [low, high] } }`,
+      'store: efforts.db',
+      '',
+    ].join('\n'));
+    const r = await runCli(['run', '--config', file, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const runs = JSON.parse(r.stdout) as (Summary & { runId: string; model: string })[];
+    expect(runs).toHaveLength(2);
+    const [low, high] = runs as [Summary & { runId: string }, Summary & { runId: string }];
+    // high effort answers right at level 1: HPI 1; low effort needs more prompting
+    expect(high.hpi).toBe(1);
+    expect(low.hpi).toBeGreaterThan(high.hpi);
+    expect(Object.values(high.levels).reduce((n, u) => n + (u.reasoningTokens ?? 0), 0)).toBe(high.calls * 200);
+    const text = await runCli(['run', '--config', file]);
+    expect(text.stdout).toContain('openai:effort@low');
+    expect(text.stdout).toContain('openai:effort@high');
+    const cmp = await runCli(['compare', low.runId, high.runId, '--store', join(dir, 'efforts.db'), '--json']);
+    expect(cmp.code, cmp.stderr).toBe(0);
+    const c = JSON.parse(cmp.stdout) as { paired: number; hpiDiff: number; transitions: { rows: string[]; columns: string[]; counts: number[][] } };
+    // rows: the level each sample reached at low effort; columns: at high effort — every sample moves to L1
+    expect(c.paired).toBe(8);
+    expect(c.transitions.columns[0]).toBe('L1');
+    expect(c.transitions.counts.reduce((n, row) => n + row[0]!, 0)).toBe(8);
+    expect(c.hpiDiff).toBeCloseTo(low.hpi - high.hpi, 10);
+    // the comparison says what differs between the two runs
+    expect(cmp.stderr).toContain('reasoningEffort');
   });
 });

@@ -10,6 +10,9 @@ export interface ReceivedRequest {
   top_p?: number;
   max_tokens?: number;
   seed?: number;
+  /** `reasoning_effort` and `max_completion_tokens`, when sent (issue #24) */
+  reasoningEffort?: string;
+  maxCompletionTokens?: number;
   authorization: string | undefined;
   /** the request's `response_format` (structured output), when it sent one */
   responseFormat?: unknown;
@@ -87,6 +90,8 @@ export function receivedRequest(body: Record<string, unknown>, authorization: st
     top_p: body.top_p as number | undefined,
     max_tokens: body.max_tokens as number | undefined,
     seed: body.seed as number | undefined,
+    ...(body.reasoning_effort !== undefined ? { reasoningEffort: body.reasoning_effort as string } : {}),
+    ...(body.max_completion_tokens !== undefined ? { maxCompletionTokens: body.max_completion_tokens as number } : {}),
     authorization,
     ...(body.response_format !== undefined ? { responseFormat: body.response_format } : {}),
   };

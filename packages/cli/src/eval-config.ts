@@ -21,6 +21,10 @@ export interface EvalGeneration {
   temperature?: number;
   topP?: number;
   maxTokens?: number;
+  /** `--max-completion-tokens` */
+  maxCompletionTokens?: number;
+  /** `--reasoning-effort`; a list is an axis of the matrix (one run per effort, labelled `<model>@<effort>`) */
+  reasoningEffort?: string | string[];
 }
 
 /** A dataset entry of an evaluation file (schemas/eval-config.schema.json `#/$defs/dataset`). */
@@ -170,10 +174,22 @@ function generationValues(values: FlagValues, g: EvalGeneration | undefined): vo
   put(values, 'temperature', g.temperature === undefined ? undefined : String(g.temperature));
   put(values, 'top-p', g.topP === undefined ? undefined : String(g.topP));
   put(values, 'max-tokens', g.maxTokens);
+  put(values, 'max-completion-tokens', g.maxCompletionTokens);
+  if (typeof g.reasoningEffort === 'string') put(values, 'reasoning-effort', g.reasoningEffort);
 }
 
 /**
- * Expand an evaluation file into its cells: for each model (outer) and each dataset (inner), the flag values of the
+ * The reasoning efforts a model's cells run at (issue #24): the model's own `generation.reasoningEffort`, else the
+ * file's; a list gives one cell per effort (labelled `<model>@<effort>`), a single value or none one cell (unlabelled).
+ */
+function effortsOf(m: EvalModel, file: EvalFile): (string | undefined)[] {
+  const e = m.generation?.reasoningEffort ?? file.generation?.reasoningEffort;
+  return Array.isArray(e) ? e : [undefined];
+}
+
+/**
+ * Expand an evaluation file into its cells: for each model (outer), each of its reasoning efforts when
+ * `generation.reasoningEffort` is a list (`effortsOf`), and each dataset (inner), the flag values of the
  * file, top-level entries first and the model's and dataset's own entries over them. Relative paths (`data`, `prices`,
  * `store`, `out`, a `ladder` ending in `.json`) are made absolute against `baseDir` (the file's directory); `out`
  * keeps its `{model}` / `{dataset}` placeholders (`outPath`).
@@ -205,7 +221,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'out', file.out === undefined ? undefined : at(file.out));
   const cells: EvalCell[] = [];
   for (const m of file.models) {
-    for (const d of file.datasets) {
+    for (const [effort, d] of effortsOf(m, file).flatMap((e) => file.datasets.map((ds) => [e, ds] as const))) {
       const values: FlagValues = { ...top, model: m.id, dataset: d.id };
       put(values, 'base-url', urlList(m.baseUrl));
       put(values, 'cache-key-endpoint', m.cacheKeyEndpoint);
@@ -220,7 +236,8 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
       put(values, 'filter', d.filters === undefined ? undefined : Object.entries(d.filters).map(([k, v]) => `${k}=${(Array.isArray(v) ? v : [v]).join(',')}`));
       put(values, 'threshold', d.threshold === undefined ? undefined : String(d.threshold));
       put(values, 'hpi-dataset', d.hpiDataset === undefined ? undefined : String(d.hpiDataset));
-      cells.push({ model: modelLabel(m), dataset: datasetLabel(d), values });
+      put(values, 'reasoning-effort', effort);
+      cells.push({ model: effort === undefined ? modelLabel(m) : `${modelLabel(m)}@${effort}`, dataset: datasetLabel(d), values });
     }
   }
   return cells;

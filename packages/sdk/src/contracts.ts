@@ -46,7 +46,23 @@ export interface GenerationSettings {
   topP: number;
   maxTokens: number;
   seed?: number;
+  /**
+   * how much a reasoning model may think (`--reasoning-effort`; OpenAI `reasoning_effort`, o-series and GPT-5, also
+   * served by vLLM and OpenRouter; issue #24); absent: not sent
+   */
+  reasoningEffort?: ReasoningEffort;
+  /**
+   * `--max-completion-tokens`: sent as `max_completion_tokens` instead of `max_tokens` (o-series endpoints require it;
+   * it bounds thinking and answer together); absent: `max_tokens` is sent
+   */
+  maxCompletionTokens?: number;
 }
+
+/** The reasoning efforts OpenAI-compatible endpoints accept (`reasoning_effort`). */
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+/** Every `ReasoningEffort`, least first. */
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high'];
 
 /**
  * What a strategy asks a model for. `context` lets deterministic baselines (oracle, random) see the sample and its

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
-import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord, storeLabel } from '@hpt-bench/core';
+import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type ReasoningEffort, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord, storeLabel } from '@hpt-bench/core';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
@@ -45,6 +45,8 @@ export default class Run extends HptCommand {
     temperature: Flags.string({ description: 'sampling temperature', default: '0.6' }),
     'top-p': Flags.string({ description: 'nucleus sampling top-p', default: '0.9' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens per call', default: 1024, min: 1 }),
+    'reasoning-effort': Flags.string({ description: 'reasoning models: how much the model may think, sent as reasoning_effort (o-series, GPT-5, gpt-oss, and servers that accept it); part of the run\'s identity and cache key', options: ['minimal', 'low', 'medium', 'high'] }),
+    'max-completion-tokens': Flags.integer({ description: 'reasoning models: send max_completion_tokens (thinking and answer together) instead of max_tokens, as o-series endpoints require', min: 1 }),
     seed: Flags.integer({ description: 'run seed (recorded; sent to the endpoint as `seed` when given; seeds the baselines)' }),
     concurrency: Flags.integer({ char: 'c', description: 'samples evaluated at once, and the ceiling of the adaptive (AIMD) limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
@@ -289,6 +291,8 @@ function configFromFlags(flags: RunFlags, dataset: string, model: string, timeou
       topP: numberFlag('--top-p', flags['top-p'], 0, 1),
       maxTokens: flags['max-tokens'],
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+      ...(flags['reasoning-effort'] ? { reasoningEffort: flags['reasoning-effort'] as ReasoningEffort } : {}),
+      ...(flags['max-completion-tokens'] ? { maxCompletionTokens: flags['max-completion-tokens'] } : {}),
     },
     onInvalid: flags['on-invalid'] as RunConfig['onInvalid'],
     cacheDir: flags['cache-dir'],

@@ -90,6 +90,9 @@ export function cacheKeyMaterial(model: CacheKeyModel, request: ModelRequest, wi
     draw,
     // structured output (the judge); absent otherwise, so keys of plain calls are unchanged
     ...(request.responseFormat ? { responseFormat: request.responseFormat } : {}),
+    // reasoning settings (issue #24): another effort is another answer; absent otherwise, keys unchanged
+    ...(request.reasoningEffort !== undefined ? { reasoningEffort: request.reasoningEffort } : {}),
+    ...(request.maxCompletionTokens !== undefined ? { maxCompletionTokens: request.maxCompletionTokens } : {}),
   });
 }
 

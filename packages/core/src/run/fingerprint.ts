@@ -49,7 +49,8 @@ export interface RunFingerprint {
   selector: string | null;
   mode: string;
   endpoints: string[];
-  generation: { temperature: number; topP: number; maxTokens: number; seed: number | null };
+  /** the generation settings; `reasoningEffort` and `maxCompletionTokens` only when set (issue #24) */
+  generation: { temperature: number; topP: number; maxTokens: number; seed: number | null; reasoningEffort?: string; maxCompletionTokens?: number };
   seed: number;
   compat: string;
   filters: Record<string, string[]> | null;
@@ -134,7 +135,14 @@ export function buildFingerprint(prepared: PreparedRun, config: RunConfig, optio
     selector: prepared.selector?.spec ?? null,
     mode: config.mode ?? 'manual',
     endpoints: [...endpoints].sort(),
-    generation: { temperature: g.temperature, topP: g.topP, maxTokens: g.maxTokens, seed: g.seed ?? null },
+    generation: {
+      temperature: g.temperature,
+      topP: g.topP,
+      maxTokens: g.maxTokens,
+      seed: g.seed ?? null,
+      ...(g.reasoningEffort !== undefined ? { reasoningEffort: g.reasoningEffort } : {}),
+      ...(g.maxCompletionTokens !== undefined ? { maxCompletionTokens: g.maxCompletionTokens } : {}),
+    },
     seed: config.seed,
     compat: config.compat,
     filters: config.filters && Object.keys(config.filters).length ? config.filters : null,

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { splitThinking } from '@hpt-bench/sdk';
 import { completionFromBody } from '../../plugins/openai/src/response.js';
+import { chatRequestBody } from '../../plugins/openai/src/request.js';
+import { cacheKey, cacheKeyMaterial } from '../../packages/core/src/exec/cache-key.js';
 
 describe('splitThinking', () => {
   it('a reply without tags is returned as it is', () => {
@@ -50,5 +52,23 @@ describe('completionFromBody: reasoning fields and reasoning tokens', () => {
     expect(r.usage).toEqual({ promptTokens: 5, completionTokens: 30, reasoningTokens: 24 });
     expect(completionFromBody(body({ content: 'B' }), ctx).usage).toEqual({ promptTokens: 5, completionTokens: 30 });
     expect(completionFromBody(body({ content: 'B' }, { prompt_tokens: 5, completion_tokens: 30, completion_tokens_details: { reasoning_tokens: null } }), ctx).usage.reasoningTokens).toBeUndefined();
+  });
+});
+
+describe('reasoning settings on the wire and in the cache key', () => {
+  const request = { messages: [{ role: 'user' as const, content: 'q' }], temperature: 1, topP: 1, maxTokens: 1024 };
+
+  it('chatRequestBody sends reasoning_effort and max_completion_tokens (instead of max_tokens) only when set', () => {
+    expect(chatRequestBody('o4-mini', request)).toEqual({ model: 'o4-mini', messages: request.messages, temperature: 1, top_p: 1, max_tokens: 1024 });
+    expect(chatRequestBody('o4-mini', { ...request, reasoningEffort: 'high', maxCompletionTokens: 8000 })).toEqual({ model: 'o4-mini', messages: request.messages, temperature: 1, top_p: 1, max_completion_tokens: 8000, reasoning_effort: 'high' });
+  });
+
+  it('another effort or completion budget is another cache key; the keys of plain calls are unchanged', () => {
+    const model = { id: 'openai:m' };
+    const plain = cacheKeyMaterial(model, request);
+    expect(plain).not.toContain('reasoning');
+    const low = cacheKey(model, { ...request, reasoningEffort: 'low' });
+    expect(new Set([cacheKey(model, request), low, cacheKey(model, { ...request, reasoningEffort: 'high' }), cacheKey(model, { ...request, reasoningEffort: 'low', maxCompletionTokens: 100 })]).size).toBe(4);
+    expect(cacheKey(model, { ...request, reasoningEffort: 'low' })).toBe(low);
   });
 });
