@@ -220,7 +220,8 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     expect(r.code, r.stderr).toBe(0);
     const runs = JSON.parse(r.stdout) as (Summary & { runId: string; model: string })[];
     expect(runs).toHaveLength(2);
-    const [low, high] = runs as [Summary & { runId: string }, Summary & { runId: string }];
+    const low = runs[0]!;
+    const high = runs[1]!;
     // high effort answers right at level 1: HPI 1; low effort needs more prompting
     expect(high.hpi).toBe(1);
     expect(low.hpi).toBeGreaterThan(high.hpi);
