@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOpenAIServer, type ReceivedRequest, type TestServer, type TextReply } from '../helpers/openai-server.js';
+import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-reasoning-'));
@@ -39,7 +39,7 @@ function decide(req: ReceivedRequest): { answer: string; wrong: string; graded: 
 }
 
 /** The reply of each shape (the model name the run asks for picks the shape). */
-function reply(req: ReceivedRequest): TextReply {
+function reply(req: ReceivedRequest): Reply {
   const d = decide(req);
   const thinking = `Hmm, at first sight the answer is ${d.wrong}. Let me re-read the passage. No: it says the opposite, so ${d.answer}.`;
   switch (req.model) {
@@ -61,6 +61,12 @@ function reply(req: ReceivedRequest): TextReply {
       const high = req.reasoningEffort === 'high';
       return { text: high && d.graded ? (BOOLQ.find((b) => req.messages.some((m) => m.content.includes(b.question)))!.answer ? 'True' : 'False') : d.answer, reasoningTokens: high ? 200 : 20 };
     }
+    case 'no-effort':
+      // an endpoint whose model takes no reasoning_effort, answering as OpenAI's API does for such a model
+      if (req.reasoningEffort !== undefined) {
+        return { status: 400, body: { error: { message: 'Unrecognized request argument supplied: reasoning_effort', type: 'invalid_request_error', param: 'reasoning_effort', code: null } } };
+      }
+      return { text: d.answer };
     case 'unclosed':
       return { text: `<think>\n${thinking} But wait, maybe`, finishReason: 'length', reasoningTokens: 64 };
     default:
@@ -204,6 +210,20 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     // the stored fingerprint records the effort
     const shown = await runCli(['runs', 'show', highSummary.runId, '--store', store, '--json']);
     expect(shown.stdout).toContain('"reasoningEffort":"high"');
+  });
+
+  it('--reasoning-effort against an endpoint that refuses it: one line, exit 2, no sample scored', async () => {
+    const store = join(dir, 'no-effort.db');
+    const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:no-effort', '--base-url', server.url, '--store', store, '--reasoning-effort', 'high', '--concurrency', '1']);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n').filter((l) => l.trim() !== '');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/does not accept reasoning_effort .*run without --reasoning-effort/);
+    expect(server.requests.filter((q) => q.model === 'no-effort')).toHaveLength(1);
+    const runs = JSON.parse((await runCli(['runs', '--store', store, '--json'])).stdout) as { runs: { done: number }[] };
+    expect(runs.runs.every((x) => x.done === 0)).toBe(true);
+    // without the flag the same endpoint answers
+    expect((await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:no-effort', '--base-url', server.url, '--store', store])).code).toBe(0);
   });
 
   it('an eval file with two efforts of one model gives two labelled runs, and compare gives their level transitions', async () => {

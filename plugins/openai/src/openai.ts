@@ -203,6 +203,12 @@ export class OpenAIChatModel implements Model {
       }
       if (status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.endpoint}: model '${this.model}' or the chat completions route was not found`);
       const message = `HTTP ${status ?? '?'} from ${where}: ${redact(e.message)}`;
+      // a reasoning setting the endpoint refuses (issue #24) would fail every call alike: one usage error ends the run
+      const refused = status === 400 || status === 422 ? refusedReasoningParam(e) : undefined;
+      if (refused) {
+        const flag = refused === 'reasoning_effort' ? '--reasoning-effort' : '--max-completion-tokens';
+        return new HptError('E_CONFIG', `${where} does not accept ${refused} (${message}); run without ${flag} for this model`, { exitCode: 2 });
+      }
       const retryAfterMs = parseRetryAfter(e.headers);
       const extra = { ...(status !== undefined ? { status } : {}), ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
       if (status === 429) return new ModelCallError('rate-limit', message, extra);
@@ -216,4 +222,16 @@ export class OpenAIChatModel implements Model {
     if (e instanceof SyntaxError) return new ModelCallError('server', `${where} answered with a malformed response: ${detail}`);
     return new ModelCallError('connection', `request to ${this.endpoint} failed: ${detail}`);
   }
+}
+
+/**
+ * The reasoning parameter a 400/422 error refuses, if it names one: the error's `param` (OpenAI's
+ * `invalid_request_error` with `param: "reasoning_effort"`), else its message ("Unsupported parameter:
+ * 'reasoning_effort'", "extra_forbidden ... max_completion_tokens").
+ */
+function refusedReasoningParam(e: APIError): 'reasoning_effort' | 'max_completion_tokens' | undefined {
+  const text = `${typeof e.param === 'string' ? e.param : ''} ${e.message}`;
+  if (text.includes('reasoning_effort')) return 'reasoning_effort';
+  if (text.includes('max_completion_tokens')) return 'max_completion_tokens';
+  return undefined;
 }
