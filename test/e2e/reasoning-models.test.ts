@@ -259,5 +259,16 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     expect(c.hpiDiff).toBeCloseTo(low.hpi - high.hpi, 10);
     // the comparison says what differs between the two runs
     expect(cmp.stderr).toContain('reasoningEffort');
+    // the report keeps both (two groups), labels them by effort, and shows reasoning tokens per level
+    const rep = await runCli(['report', '--store', join(dir, 'efforts.db'), '--format', 'md']);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(rep.stdout).toContain('openai:effort · effort low');
+    expect(rep.stdout).toContain('openai:effort · effort high');
+    expect(rep.stdout).toContain('| Reasoning tokens | Truncated while thinking |');
+    // (the second `run --config` made newer runs of both groups, answered from the cache: the report shows those)
+    const json = JSON.parse((await runCli(['report', '--store', join(dir, 'efforts.db'), '--json'])).stdout) as { runs: { groupLabel: string; levels: Record<string, { reasoningTokens?: number; calls: number }> }[] };
+    expect(json.runs).toHaveLength(2);
+    const highRun = json.runs.find((x) => x.groupLabel.endsWith('effort high'))!;
+    expect(Object.values(highRun.levels).reduce((n2, u) => n2 + (u.reasoningTokens ?? 0), 0)).toBe(high.calls * 200);
   });
 });

@@ -52,6 +52,10 @@ export interface ReportUsage {
   promptTokens: number;
   completionTokens: number;
   cost?: number;
+  /** of `completionTokens`, the reasoning tokens the provider reported (issue #24) */
+  reasoningTokens?: number;
+  /** calls whose reply ended inside an unclosed thinking block (no answer) */
+  truncatedThinking?: number;
 }
 
 /**

@@ -34,7 +34,7 @@ export default class Report extends HptCommand {
     store: storeFlag(),
     latest: Flags.boolean({ description: 'report only the newest run of the store', default: false }),
     run: Flags.string({ description: 'report this run (repeatable; the same as naming run ids as arguments, which it joins: arguments first)', multiple: true }),
-    all: Flags.boolean({ description: 'report every completed run, not only the newest of each group (model, dataset, ladder, mode, compat, data, HPI_Dataset)', default: false }),
+    all: Flags.boolean({ description: 'report every completed run, not only the newest of each group (model, dataset, ladder, mode, compat, data, HPI_Dataset, reasoning effort)', default: false }),
     format: Flags.string({ char: 'f', description: 'table | md | csv | json | html (default: from --out, else table on a terminal, md otherwise)', options: [...FORMATS] }),
     out: Flags.string({ char: 'o', description: 'write the report to this file (a temp file renamed into place)' }),
     table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, usage, and those of the report views of the installed plugins; an unknown id lists the report\'s tables)', multiple: true, delimiter: ',' }),

@@ -135,6 +135,8 @@ function usage(v: Json | undefined): ReportUsage | undefined {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const u: ReportUsage = { calls: num(v.calls), cachedCalls: num(v.cachedCalls), promptTokens: num(v.promptTokens), completionTokens: num(v.completionTokens) };
   if (typeof v.cost === 'number') u.cost = v.cost;
+  if (typeof v.reasoningTokens === 'number') u.reasoningTokens = v.reasoningTokens;
+  if (typeof v.truncatedThinking === 'number') u.truncatedThinking = v.truncatedThinking;
   return u;
 }
 
@@ -209,7 +211,7 @@ export function gatherReport(store: RunStore, storePath: string, options: Gather
     return rr;
   });
   const selectionNotes = omitted.length
-    ? [`${omitted.length} older run(s) left out: a newer run of the same group (model, dataset, ladder, mode, compat, data, HPI_Dataset) is reported (${omitted.map((o) => `${o.run.id}, replaced by ${o.newer.id}`).join('; ')}); name runs (--run ID) or give --all to report them.`]
+    ? [`${omitted.length} older run(s) left out: a newer run of the same group (model, dataset, ladder, mode, compat, data, HPI_Dataset, reasoning effort) is reported (${omitted.map((o) => `${o.run.id}, replaced by ${o.newer.id}`).join('; ')}); name runs (--run ID) or give --all to report them.`]
     : [];
   return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs), selectionNotes };
 }

@@ -31,6 +31,8 @@ export interface RunGroup {
   /** generator filters of a generated dataset (`task=a,b; preset=x`), '' without: part of the data's identity */
   filters: string;
   hpiDataset: number | null;
+  /** the run's reasoning effort (`--reasoning-effort`; issue #24), null without: runs at two efforts are two groups */
+  effort: string | null;
 }
 
 const str = (v: Json | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -59,8 +61,10 @@ export function runGroup(run: Pick<RunRecord, 'dataset' | 'model' | 'mode' | 'co
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${[...v].map(String).sort().join(',')}`)
     .join('; ');
-  const g = { model: str(s.model) ?? run.model, dataset: str(s.dataset) ?? run.dataset, threshold, ladder, ladderId, mode, selector, compat, data, filters, hpiDataset };
-  const key = JSON.stringify([g.model, g.dataset, g.threshold, g.ladder, g.mode, g.selector, g.compat, g.data, g.filters, g.hpiDataset]);
+  const generation = c.generation && typeof c.generation === 'object' && !Array.isArray(c.generation) ? (c.generation as Record<string, Json>) : {};
+  const effort = f?.generation?.reasoningEffort ?? str(generation.reasoningEffort) ?? null;
+  const g = { model: str(s.model) ?? run.model, dataset: str(s.dataset) ?? run.dataset, threshold, ladder, ladderId, mode, selector, compat, data, filters, hpiDataset, effort };
+  const key = JSON.stringify([g.model, g.dataset, g.threshold, g.ladder, g.mode, g.selector, g.compat, g.data, g.filters, g.hpiDataset, ...(effort !== null ? [effort] : [])]);
   return { key, ...g };
 }
 
@@ -71,7 +75,7 @@ function dataLabel(data: string): string {
 
 /**
  * The distinguishing parts of each group (pure), by group key, besides model, mode, selector and compat (those are in
- * every row label already): `<m>-level ladder (<ladder id>)` on every group when the groups have more than one ladder
+ * every row label already): `effort <e>` on every group with a reasoning effort; `<m>-level ladder (<ladder id>)` on every group when the groups have more than one ladder
  * (level ids) anywhere in the report; and among the groups of one dataset and threshold, the parts in which they
  * differ: `data <hash prefix or source>`, `filters <name>=<values>`, `HPI_Dataset <x>`. Groups that agree on all of
  * these get `[]`.
@@ -95,6 +99,7 @@ export function groupParts(groups: readonly RunGroup[]): Map<string, string[]> {
     const hpiDataset = differs((g) => String(g.hpiDataset));
     for (const g of list) {
       const parts: string[] = [];
+      if (g.effort !== null) parts.push(`effort ${g.effort}`);
       if (ladder) parts.push(`${g.ladder.length}-level ladder (${g.ladderId})`);
       if (data) parts.push(dataLabel(g.data));
       if (filters) parts.push(g.filters ? `filters ${g.filters}` : 'no filters');

@@ -317,26 +317,36 @@ export function runsTable(runs: readonly ReportRun[], extraNotes: readonly strin
   return { id: 'runs', title: 'Runs', notes: ['L1..Lm: samples solved at each level; HPI/Acc [lo, hi]: bootstrap 95% interval.', ...extraNotes], columns, rows };
 }
 
-/** Usage per level: one row per run and level (and the adaptive selector): calls, cached calls, tokens, cost. */
+/**
+ * Usage per level: one row per run and level (and the adaptive selector): calls, cached calls, tokens, cost. When some
+ * run reports reasoning tokens or replies cut off while thinking (issue #24), two more columns: the reasoning tokens
+ * (part of the completion tokens) and the calls truncated while thinking.
+ */
 export function usageTable(runs: readonly ReportRun[]): ReportTable {
   const rows: ReportCell[][] = [];
+  const reasoning = runs.some((r) => Object.values(r.levels).some((u) => u.reasoningTokens || u.truncatedThinking));
+  const extra = (u: ReportRun['levels'][string]): ReportCell[] => (reasoning ? [{ value: u.reasoningTokens ?? 0 }, { value: u.truncatedThinking ?? 0 }] : []);
   for (const r of runs) {
     const levels = Object.keys(r.levels).sort((a, b) => Number(a) - Number(b));
     for (const l of levels) {
       const u = r.levels[l]!;
       const name = r.ladder[Number(l) - 1];
-      rows.push([{ value: r.runId }, { value: name ? `${l} (${name})` : l }, { value: u.calls }, { value: u.cachedCalls }, { value: u.promptTokens }, { value: u.completionTokens }, { value: u.cost ?? null }]);
+      rows.push([{ value: r.runId }, { value: name ? `${l} (${name})` : l }, { value: u.calls }, { value: u.cachedCalls }, { value: u.promptTokens }, { value: u.completionTokens }, ...extra(u), { value: u.cost ?? null }]);
     }
     if (r.selectorUsage && r.selectorUsage.calls) {
       const u = r.selectorUsage;
-      rows.push([{ value: r.runId }, { value: 'selector' }, { value: u.calls }, { value: u.cachedCalls }, { value: u.promptTokens }, { value: u.completionTokens }, { value: u.cost ?? null }]);
+      rows.push([{ value: r.runId }, { value: 'selector' }, { value: u.calls }, { value: u.cachedCalls }, { value: u.promptTokens }, { value: u.completionTokens }, ...extra(u), { value: u.cost ?? null }]);
     }
   }
   return {
     id: 'usage',
     title: 'Calls, tokens and cost per level',
-    notes: ['Cost: USD of uncached calls, when the run had --prices.'],
-    columns: [{ label: 'Run' }, { label: 'Level' }, { label: 'Calls' }, { label: 'Cached' }, { label: 'Prompt tokens' }, { label: 'Completion tokens' }, { label: 'Cost USD', digits: 4 }],
+    notes: ['Cost: USD of uncached calls, when the run had --prices.', ...(reasoning ? ['Reasoning tokens are part of the completion tokens (and of the cost); truncated: calls whose reply ended inside a thinking block (no answer).'] : [])],
+    columns: [
+      { label: 'Run' }, { label: 'Level' }, { label: 'Calls' }, { label: 'Cached' }, { label: 'Prompt tokens' }, { label: 'Completion tokens' },
+      ...(reasoning ? [{ label: 'Reasoning tokens' }, { label: 'Truncated while thinking' }] : []),
+      { label: 'Cost USD', digits: 4 },
+    ],
     rows,
   };
 }
