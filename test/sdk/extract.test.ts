@@ -140,7 +140,10 @@ describe('extractChoice: failure classes of real replies', () => {
     expect(letter('The answer is (B). Wait — re-reading the question, the monomer is ethylene, so the answer is (D).', 10)).toBe('D');
     expect(letter('The answer is (C)\nThe answer is (I)\nThe answer is (A)', 10)).toBeNull();
     expect(letter('The answer is (C)\nThe answer is (C)', 10)).toBe('C');
-  });
+    // a marker inside the JSON reasoning (naming an option by its text) and then the JSON answer field are not a list
+    // (Athene-70B on MMLU-Redux, anatomy #56)
+    const opts = ['paralysis of the facial muscles.', 'paralysis of the facial muscles and loss of taste.', 'loss of taste and lacrimation.', 'decreased salivation.'];
+    expect(extractChoice('{\n  "reasoning": "... so the correct answer is: a lesion causes paralysis of the facial muscles and loss of lacrimation.",\n  "answer": "C"\n}', { letters: 4, options: opts })).toMatchObject({ value: 'C', rule: 'json-answer' });
 
   it('letters inside math and pronouns in refusals are not answers', () => {
     expect(letter('We get $V = \\frac{(6.6 \\times 10^{-34} \\mathrm{~J \\cdot s})^2}{2m}$', 10)).toBeNull();

@@ -279,10 +279,11 @@ export function replyEnd(text: string): number {
 }
 
 /**
- * Only whitespace, punctuation and emphasis: two answers with nothing but this between them (or between the first and
- * the line of the second, when that line starts with a few words such as "The") are stacked.
+ * Only whitespace, sentence punctuation and emphasis: two answers with nothing but this between them (or between the
+ * first and the line of the second, when that line starts with a few words such as "The") are stacked. A quote or a
+ * comma between them is structure (the end of a JSON string, then the next field), not a list of answers.
  */
-const STACK_GAP_RE = /^[\s.,;:!?)\]*_"'”’`-]*$/u;
+const STACK_GAP_RE = /^[\s.;:!?)\]*_`-]*$/u;
 
 /**
  * The answer the explicit markers of a reply state, by the rule of the extractors: the LAST marker whose answer `read`
