@@ -144,6 +144,7 @@ describe('extractChoice: failure classes of real replies', () => {
     // (Athene-70B on MMLU-Redux, anatomy #56)
     const opts = ['paralysis of the facial muscles.', 'paralysis of the facial muscles and loss of taste.', 'loss of taste and lacrimation.', 'decreased salivation.'];
     expect(extractChoice('{\n  "reasoning": "... so the correct answer is: a lesion causes paralysis of the facial muscles and loss of lacrimation.",\n  "answer": "C"\n}', { letters: 4, options: opts })).toMatchObject({ value: 'C', rule: 'json-answer' });
+  });
 
   it('letters inside math and pronouns in refusals are not answers', () => {
     expect(letter('We get $V = \\frac{(6.6 \\times 10^{-34} \\mathrm{~J \\cdot s})^2}{2m}$', 10)).toBeNull();
