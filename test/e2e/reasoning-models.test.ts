@@ -265,6 +265,10 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     expect(rep.stdout).toContain('openai:effort · effort low');
     expect(rep.stdout).toContain('openai:effort · effort high');
     expect(rep.stdout).toContain('| Reasoning tokens | Truncated while thinking |');
+    // plan estimates reasoning tokens from the newest run of the same model and effort
+    const plan = JSON.parse((await runCli(['plan', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:effort', '--base-url', server.url, '--store', join(dir, 'efforts.db'), '--reasoning-effort', 'high', '--json'])).stdout) as { callsEstimate: number; tokens: { reasoning?: number }; estimateFrom: { callsPerSample: number } }[];
+    expect(plan[0]!.estimateFrom.callsPerSample).toBe(1);
+    expect(plan[0]!.tokens.reasoning).toBe(plan[0]!.callsEstimate * 200);
     // (the second `run --config` made newer runs of both groups, answered from the cache: the report shows those)
     const json = JSON.parse((await runCli(['report', '--store', join(dir, 'efforts.db'), '--json'])).stdout) as { runs: { groupLabel: string; levels: Record<string, { reasoningTokens?: number; calls: number }> }[] };
     expect(json.runs).toHaveLength(2);

@@ -88,7 +88,7 @@ export function renderPlan(plans: readonly PlanCell[], storePath: string): strin
   const notes = [
     `nothing was called; store ${storePath} was only read`,
     'cached: remaining samples whose level-1 call is in the model-call cache (later levels are not checked; n/a: adaptive mode, --no-cache, or a model without endpoint)',
-    'estimate: calls per sample of the newest completed run of the same dataset and ladder, else the upper bound; cost from its tokens per call, else level-1 prompt characters / 4 and --max-tokens per call',
+    'estimate: calls per sample of the newest completed run of the same dataset and ladder (of the same model and reasoning effort when there is one), else the upper bound; cost from its tokens per call, else level-1 prompt characters / 4 and --max-tokens per call',
   ];
   return `${t.toString()}\n${notes.join('\n')}`;
 }

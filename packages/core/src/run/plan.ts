@@ -62,8 +62,12 @@ export interface RunPlanEstimate {
   callsEstimate: number;
   /** the earlier completed run (same dataset and ladder, any model) the estimate and its tokens per call come from */
   estimateFrom?: PlanRunRef & { model: string; callsPerSample: number };
-  /** estimated tokens of `callsEstimate` (prompt / completion): from `estimateFrom`'s tokens per call, else prompt = level-1 prompt characters / 4 and completion = max tokens per call */
-  tokens: { prompt: number; completion: number };
+  /**
+   * estimated tokens of `callsEstimate` (prompt / completion): from `estimateFrom`'s tokens per call, else prompt =
+   * level-1 prompt characters / 4 and completion = max tokens per call; `reasoning` (of completion) when `estimateFrom`
+   * reported reasoning tokens (issue #24)
+   */
+  tokens: { prompt: number; completion: number; reasoning?: number };
   /** USD of the estimated tokens at the model's price (the batch price with `--batch`), with prices (`--prices`); undefined without */
   cost?: number;
 }
@@ -141,8 +145,12 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
     const callsUpperBound = remaining * maxCallsPerSample;
     const earlier = store ? earlierRun(store, prepared) : undefined;
     const callsEstimate = earlier ? Math.round(remaining * earlier.callsPerSample) : callsUpperBound;
-    const tokens = earlier
-      ? { prompt: Math.round(callsEstimate * earlier.promptPerCall), completion: Math.round(callsEstimate * earlier.completionPerCall) }
+    const tokens: RunPlanEstimate['tokens'] = earlier
+      ? {
+          prompt: Math.round(callsEstimate * earlier.promptPerCall),
+          completion: Math.round(callsEstimate * earlier.completionPerCall),
+          ...(earlier.reasoningPerCall ? { reasoning: Math.round(callsEstimate * earlier.reasoningPerCall) } : {}),
+        }
       : { prompt: Math.round(callsEstimate * (probed ? promptChars / probed / 4 : 0)), completion: callsEstimate * (config.generation.maxTokens ?? 0) };
     const price = config.prices?.[prepared.model.id];
     // with --batch at the batch price (default half the online price, as the run's summary counts it)
@@ -177,21 +185,25 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
  * The newest completed run of the same dataset and ladder (any model, any other settings) with scored samples, and
  * its calls and tokens per sample and per call (selector calls included).
  */
-function earlierRun(store: RunStore, prepared: PreparedRun): { run: RunRecord; callsPerSample: number; promptPerCall: number; completionPerCall: number } | undefined {
+function earlierRun(store: RunStore, prepared: PreparedRun): { run: RunRecord; callsPerSample: number; promptPerCall: number; completionPerCall: number; reasoningPerCall: number } | undefined {
   const ladder = JSON.stringify(prepared.ladderIds);
   const mode = prepared.config.mode ?? 'manual';
-  for (const run of store.listRuns()) {
-    if (run.status !== 'completed' || run.dataset !== prepared.datasetId || run.mode !== mode) continue;
-    if (JSON.stringify(run.config.ladderLevels) !== ladder) continue;
+  const comparable = store.listRuns().filter((run) => run.status === 'completed' && run.dataset === prepared.datasetId && run.mode === mode && JSON.stringify(run.config.ladderLevels) === ladder);
+  // a run of the same model at the same reasoning effort first (its thinking is what this run will pay for), else any
+  const effort = prepared.config.generation.reasoningEffort;
+  const same = (run: RunRecord) => run.model === prepared.config.model && (run.config.generation as { reasoningEffort?: string } | undefined)?.reasoningEffort === effort;
+  for (const run of [...comparable.filter(same), ...comparable.filter((r) => !same(r))]) {
     const agg = store.aggregate(run.id);
     if (!agg.samples) continue;
     const selector = agg.selectorUsage.reduce((a, u) => ({ calls: a.calls + u.calls, p: a.p + u.promptTokens, c: a.c + u.completionTokens }), { calls: 0, p: 0, c: 0 });
     const calls = agg.calls + selector.calls;
+    const reasoning = agg.usageByLevel.reduce((n, u) => n + (u.reasoningTokens ?? 0), 0);
     return {
       run,
       callsPerSample: calls / agg.samples,
       promptPerCall: calls ? (agg.promptTokens + selector.p) / calls : 0,
       completionPerCall: calls ? (agg.completionTokens + selector.c) / calls : 0,
+      reasoningPerCall: calls ? reasoning / calls : 0,
     };
   }
   return undefined;
