@@ -265,6 +265,13 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     expect(rep.stdout).toContain('openai:effort · effort low');
     expect(rep.stdout).toContain('openai:effort · effort high');
     expect(rep.stdout).toContain('| Reasoning tokens | Truncated while thinking |');
+    // the HTML report draws the level transitions between the two efforts
+    const html = join(dir, 'efforts.html');
+    expect((await runCli(['report', '--store', join(dir, 'efforts.db'), '--out', html])).code).toBe(0);
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain('<h2 id="transitions">Level transitions</h2>');
+    expect(page).toContain('effort low');
+    expect(page).toContain('effort high');
     // plan estimates reasoning tokens from the newest run of the same model and effort
     const plan = JSON.parse((await runCli(['plan', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:effort', '--base-url', server.url, '--store', join(dir, 'efforts.db'), '--reasoning-effort', 'high', '--json'])).stdout) as { callsEstimate: number; tokens: { reasoning?: number }; estimateFrom: { callsPerSample: number } }[];
     expect(plan[0]!.estimateFrom.callsPerSample).toBe(1);
