@@ -1,6 +1,6 @@
 import { type AttemptRecord, type CallRecord, fillTemplate, HptError, type Json, type Model, type ModelResponse, type Sample, type SampleResult, type SelectionContext, type SelectionRecord, type Selector } from '@hpt-bench/sdk';
 import { assemblePrompt, LLAMA3_WRAPPER } from '../prompt/assemble.js';
-import { LadderEngine, type LadderSetup, replyOf } from './engine.js';
+import { callRecordOf, LadderEngine, type LadderSetup } from './engine.js';
 
 /** The feedback sentence around the latest failed attempt (hpt.md §2.3; hpt-extras.json › selector.feedbackPrefix/Suffix). */
 export const SELECTOR_FEEDBACK_PREFIX = 'The model was unable to solve the task at this level of prompting. The previous response was: ';
@@ -69,21 +69,9 @@ export class AdaptiveEngine extends LadderEngine {
             context: { sample, level: 0, strategy: `selector:${s.selector.id}`, purpose: 'selector', seq: 0, scorer: s.scorer, scoreContext: { compat: s.compat, options: s.scorerOptions }, seed: s.seed, iteration: i },
           });
           // a reasoning selector's thinking is not its choice (issue #24)
-          const reply = replyOf(response, s.compat);
-          call = {
-            seq: 0,
-            purpose: 'selector',
-            model: model.id,
-            messages,
-            output: reply.answer,
-            usage: response.usage,
-            latencyMs: response.latencyMs ?? performance.now() - started,
-            finishReason: response.finishReason,
-            ...(response.cached ? { cached: true } : {}),
-            ...(response.batched ? { batched: true } : {}),
-            ...reply.extra,
-          };
-          return { text: reply.answer, promptText, response, record: call };
+          const { record, answer } = callRecordOf({ seq: 0, purpose: 'selector', model: model.id, messages }, response, s.compat, started);
+          call = record;
+          return { text: answer, promptText, response, record };
         },
       };
       const choice = await s.selector.select(ctx);

@@ -116,23 +116,11 @@ export class LadderEngine {
         ...(iteration !== undefined ? { iteration } : {}),
       },
     });
-    const reply = replyOf(response, 'strict');
-    calls.push({
-      ...reply.extra,
-      seq,
-      purpose: 'extract',
-      model: model.id,
-      messages,
-      output: reply.answer,
-      usage: response.usage,
-      latencyMs: response.latencyMs ?? performance.now() - started,
-      finishReason: response.finishReason,
-      ...(response.cached ? { cached: true } : {}),
-      ...(response.batched ? { batched: true } : {}),
-    });
+    const { record, answer } = callRecordOf({ seq, purpose: 'extract', model: model.id, messages }, response, 'strict', started);
+    calls.push(record);
     const by = { rule: 'none', span: null, by: model.id };
-    if (isNoAnswer(reply.answer)) return { ...verdict, extraction: by };
-    const read = await s.scorer.score(sample, { promptText: '', completion: reply.answer.trim(), cue: '' }, { compat: 'strict', options: s.scorerOptions });
+    if (isNoAnswer(answer)) return { ...verdict, extraction: by };
+    const read = await s.scorer.score(sample, { promptText: '', completion: answer.trim(), cue: '' }, { compat: 'strict', options: s.scorerOptions });
     if (read.extraction?.rule === 'none' || read.extracted === null) return { ...verdict, extraction: by };
     return { ...read, extraction: { rule: 'model', span: null, by: model.id } };
   }
@@ -181,29 +169,42 @@ export class LadderEngine {
             ...(iteration !== undefined ? { iteration } : {}),
           },
         });
-        const latencyMs = response.latencyMs ?? performance.now() - started;
-        const reply = replyOf(response, s.compat);
-        const record: CallRecord = {
-          seq: mySeq,
-          purpose,
-          model: model.id,
-          messages,
-          output: reply.answer,
-          usage: response.usage,
-          latencyMs,
-          finishReason: response.finishReason,
-          ...(options?.logprobs ? { meanTokenProb: meanTokenProb(response.logprobs) } : {}),
-          ...(response.cached ? { cached: true } : {}),
-          ...(response.batched ? { batched: true } : {}),
-          ...reply.extra,
-        };
+        const { record, answer } = callRecordOf({ seq: mySeq, purpose, model: model.id, messages }, response, s.compat, started, options?.logprobs === true);
         calls.push(record);
-        return { text: reply.answer, promptText, response, record };
+        return { text: answer, promptText, response, record };
       },
     };
     const out = await rung.strategy.run(ctx);
     return { out, calls: calls.sort((a, b) => a.seq - b.seq) };
   }
+}
+
+/**
+ * The record of one call (what the store and `--out` keep): the request's `seq`, purpose, model and messages, and the
+ * response as the ladder reads it (`replyOf`: the answer as `output`, the thinking as `reasoning`), its usage, latency
+ * (the response's, else the wall time since `started`), finish reason, the mean token probability when `logprobs`
+ * were asked for, and cache / batch flags.
+ */
+export function callRecordOf(
+  call: Pick<CallRecord, 'seq' | 'purpose' | 'model' | 'messages'>,
+  response: ModelResponse,
+  compat: CompatMode,
+  started: number,
+  logprobs = false,
+): { record: CallRecord; answer: string } {
+  const reply = replyOf(response, compat);
+  const record: CallRecord = {
+    ...call,
+    output: reply.answer,
+    usage: response.usage,
+    latencyMs: response.latencyMs ?? performance.now() - started,
+    finishReason: response.finishReason,
+    ...(logprobs ? { meanTokenProb: meanTokenProb(response.logprobs) } : {}),
+    ...(response.cached ? { cached: true } : {}),
+    ...(response.batched ? { batched: true } : {}),
+    ...reply.extra,
+  };
+  return { record, answer: reply.answer };
 }
 
 /**
