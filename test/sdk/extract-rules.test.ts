@@ -290,3 +290,55 @@ describe('rule names', () => {
     expect([...seen].sort()).toEqual([...EXTRACTION_RULES].sort());
   });
 });
+
+describe('choice and code details', () => {
+  it('option texts are compared case- and punctuation-blind; a tie at one position goes to the longer text', () => {
+    expect(c('The answer is NEW-YORK.', 5, ['bank', 'library', 'store', 'mall', 'New York'])).toMatchObject({ value: 'E' });
+    expect(c('The answer is home office.', 3, ['home', 'home office', 'park'])).toMatchObject({ value: 'B' });
+    expect(c('The answer is home, then office.', 3, ['home', 'home office', 'park'])).toMatchObject({ value: 'A' });
+    expect(c('The answer is the mall or the store.', 5, ['bank', 'library', 'store', 'mall', 'zoo'])).toMatchObject({ value: 'D' });
+    expect(c('The answer is ok.', 3, ['no', 'ok', 'maybe'])).toMatchObject({ value: 'B', rule: 'answer-is+option-text' });
+    expect(c('The answer is x.', 3, ['y', 'x', 'z'])).toBeNull();
+    expect(c('The answer is the park.', 3, ['', 'park', 'zoo'])).toMatchObject({ value: 'B' });
+  });
+
+  it('the letter in the answer position: spaces in brackets, lower case with a colon, the article after a marker', () => {
+    expect(c('Answer: ( B )')).toMatchObject({ value: 'B' });
+    expect(c('Answer: [ d]')).toMatchObject({ value: 'D' });
+    expect(c('Answer: c: the mall')).toMatchObject({ value: 'C' });
+    expect(c('Answer: c) the mall')).toMatchObject({ value: 'C' });
+    expect(c('Answer: A toy car')).toMatchObject({ value: 'A', rule: 'answer-label' });
+    expect(c('Answer: optionB')).toBeNull();
+    expect(c('Answer: option   B')).toMatchObject({ value: 'B' });
+    const e = c('Answer: ** ( B )**')!;
+    expect('Answer: ** ( B )**'.slice(e.span[0], e.span[1])).toBe('B');
+  });
+
+  it('the last sentence: spacing around candidates and negations', () => {
+    expect(letter('It is A .')).toBe('A');
+    expect(letter('It is I ,', 10)).toBe('I');
+    expect(letter('Best is option   C')).toBe('C');
+    expect(letter('So B, not   C')).toBe('B');
+    expect(letter('So B rather than option   C')).toBe('B');
+    expect(letter('So B rather than answer (C)')).toBe('B');
+    expect(letter('Not C but B')).toBe('B');
+    expect(letter('So B. Really, not C')).toBeNull();
+  });
+
+  it('code: language tags, dedenting, blank lines, the default cue', () => {
+    expect(extractCode('``` not a tag\nx = 1\n```')?.value).toBe(' not a tag\nx = 1');
+    expect(extractCode('```py3.11\nx = 1\n```')?.value).toBe('x = 1');
+    expect(extractCode('```\tpython\t\nx = 1\n```')?.value).toBe('x = 1');
+    expect(extractCode('\n\n  \n    def f():\n\n        return 1\n')?.value).toBe('def f():\n\n    return 1');
+    expect(extractCode('    def f():\n   \n        return 1')?.value).toBe('def f():\n\n    return 1');
+    expect(extractCode('\tdef f():\n\t\treturn 1')?.value).toBe('def f():\n\treturn 1');
+    // dedented, `x = 1` would stand at the top level beside an indented def: not a module, kept as it is
+    expect(extractCode('    def f():\n  x = 1')?.value).toBe('    def f():\n  x = 1');
+    expect(extractCode('    def f(\n        a,\n    ):\n        return a')?.value).toBe('def f(\n    a,\n):\n    return a');
+    expect(extractCode('Code: x = 1')).toMatchObject({ value: 'x = 1', rule: 'code-body' });
+    expect(extractCode('code:\nx = 1', { cue: '' })?.value).toBe('x = 1');
+    expect(extractCode('```\n\n```')).toBeNull();
+    // a fence that opens at the very end holds no code
+    expect(extractCode('x = 1\n```')).toBeNull();
+  });
+});
