@@ -72,3 +72,34 @@ describe('reasoning settings on the wire and in the cache key', () => {
     expect(cacheKey(model, { ...request, reasoningEffort: 'low' })).toBe(low);
   });
 });
+
+describe('an endpoint that refuses a reasoning parameter', () => {
+  it('names it from the error param or the message; advises --max-completion-tokens when max_tokens is refused', async () => {
+    const { startOpenAIServer } = await import('../helpers/openai-server.js');
+    const { OpenAIChatModel } = await import('../../plugins/openai/src/openai.js');
+    const bodies = [
+      { error: { message: 'Unrecognized request argument supplied: reasoning_effort', type: 'invalid_request_error', param: null } },
+      { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: 'invalid_request_error', param: 'max_tokens' } },
+      { error: { message: 'Unsupported parameter: max_completion_tokens', type: 'invalid_request_error', param: null } },
+      { error: { message: "This model's maximum context length is 8192 tokens", type: 'invalid_request_error', param: 'messages' } },
+    ];
+    let i = 0;
+    const server = await startOpenAIServer(() => ({ status: 400, body: bodies[i++] }));
+    try {
+      const model = new OpenAIChatModel('m', { baseUrl: server.url });
+      const request = { messages: [{ role: 'user' as const, content: 'q' }], temperature: 1, topP: 1, maxTokens: 16 };
+      const err = async () => model.generate(request).then(() => undefined, (e: Error & { code?: string }) => e);
+      const a = await err();
+      expect(a).toMatchObject({ code: 'E_CONFIG' });
+      expect(a!.message).toMatch(/does not accept reasoning_effort .*run without --reasoning-effort/);
+      const b = await err();
+      expect(b!.message).toMatch(/does not accept max_tokens .*give --max-completion-tokens N/);
+      const c = await err();
+      expect(c!.message).toMatch(/does not accept max_completion_tokens .*run without --max-completion-tokens/);
+      const d = await err();
+      expect(d).not.toMatchObject({ code: 'E_CONFIG' });
+    } finally {
+      await server.close();
+    }
+  });
+});

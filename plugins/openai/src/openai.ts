@@ -205,6 +205,9 @@ export class OpenAIChatModel implements Model {
       const message = `HTTP ${status ?? '?'} from ${where}: ${redact(e.message)}`;
       // a reasoning setting the endpoint refuses (issue #24) would fail every call alike: one usage error ends the run
       const refused = status === 400 || status === 422 ? refusedReasoningParam(e) : undefined;
+      if (refused === 'max_tokens') {
+        return new HptError('E_CONFIG', `${where} does not accept max_tokens (${message}); give --max-completion-tokens N for this model (reasoning models)`, { exitCode: 2 });
+      }
       if (refused) {
         const flag = refused === 'reasoning_effort' ? '--reasoning-effort' : '--max-completion-tokens';
         return new HptError('E_CONFIG', `${where} does not accept ${refused} (${message}); run without ${flag} for this model`, { exitCode: 2 });
@@ -224,14 +227,19 @@ export class OpenAIChatModel implements Model {
   }
 }
 
+/** The token-budget and reasoning parameters an endpoint may refuse (issue #24). */
+const REASONING_PARAMS = ['reasoning_effort', 'max_completion_tokens', 'max_tokens'] as const;
+
 /**
- * The reasoning parameter a 400/422 error refuses, if it names one: the error's `param` (OpenAI's
- * `invalid_request_error` with `param: "reasoning_effort"`), else its message ("Unsupported parameter:
- * 'reasoning_effort'", "extra_forbidden ... max_completion_tokens").
+ * The parameter a 400/422 error refuses, when it is one of `REASONING_PARAMS`: the error's `param` (OpenAI's
+ * `invalid_request_error` with `param: "reasoning_effort"`), else the parameter its message names as unsupported
+ * ("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." names
+ * max_tokens; "Unrecognized request argument supplied: reasoning_effort").
  */
-function refusedReasoningParam(e: APIError): 'reasoning_effort' | 'max_completion_tokens' | undefined {
-  const text = `${typeof e.param === 'string' ? e.param : ''} ${e.message}`;
-  if (text.includes('reasoning_effort')) return 'reasoning_effort';
-  if (text.includes('max_completion_tokens')) return 'max_completion_tokens';
-  return undefined;
+function refusedReasoningParam(e: APIError): (typeof REASONING_PARAMS)[number] | undefined {
+  const param = typeof e.param === 'string' ? e.param : undefined;
+  const named = REASONING_PARAMS.find((p) => p === param);
+  if (named) return named;
+  const m = /(?:unsupported parameter|unrecognized request argument supplied|unknown (?:parameter|field))\W+(\w+)/i.exec(e.message) ?? /'(\w+)' is not supported/i.exec(e.message);
+  return REASONING_PARAMS.find((p) => p === m?.[1]);
 }

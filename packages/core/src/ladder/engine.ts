@@ -100,8 +100,10 @@ export class LadderEngine {
     const messages = extractorMessages(graded);
     const seq = calls.reduce((m, c) => Math.max(m, c.seq + 1), 0);
     const started = performance.now();
+    // the evaluated model's reasoning settings are not the extractor's (another model, reading a short answer)
+    const { reasoningEffort: _effort, maxCompletionTokens: _budget, ...generation } = s.generation;
     const response = await model.generate({
-      ...s.generation,
+      ...generation,
       temperature: 0,
       messages,
       context: {
