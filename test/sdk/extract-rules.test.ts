@@ -342,3 +342,68 @@ describe('choice and code details', () => {
     expect(extractCode('x = 1\n```')).toBeNull();
   });
 });
+
+describe('number rules in detail', () => {
+  it('stated numbers: parentheticals set aside, words after them, ≈ and = together', () => {
+    expect(value('Answer: (about 6) 5')).toBe(5);
+    const t = 'Answer: (roughly) twelve';
+    const e = extractNumber(t)!;
+    expect([e.value, t.slice(e.span[0], e.span[1])]).toEqual([12, 'twelve']);
+    expect(value('a ≈ 4 = 4.1')).toBe(4.1);
+  });
+
+  it('final sentences: enumerators at a line start only, clauses by comma, semicolon or a conclusion word', () => {
+    expect(value('She has 7 apples.\n12.  Done with all of them')).toBe(7);
+    expect(value('She has 7 apples.\n   1. Done with all of them')).toBe(7);
+    expect(value('She has 7 apples.\nStep  2: Done with all of them')).toBe(7);
+    expect(value('She has 7.\nDone in 2: easy')).toBe(2);
+    expect(value('So y = 5 and 9 extra')).toBe(5);
+    expect(value('y = 5, then 9')).toBe(9);
+    expect(value('y = 5 so 9')).toBe(9);
+    expect(value('y = 5; 9 is left')).toBe(9);
+    expect(value('She made 18 notes in total')).toBe(18);
+    expect(value('She makes 18.\n- Note: 2 each')).toBe(18);
+  });
+
+  it('the answer first: its words, its punctuation, a numbered list', () => {
+    expect(n('18!\nShe has 3 left')).toMatchObject({ value: 18, rule: 'answer-first' });
+    expect(n('18 dollars, total\nShe keeps 3')).toMatchObject({ value: 3, rule: 'final-sentence' });
+    expect(n('18 dollars per day today\nShe keeps 3')).toMatchObject({ value: 18, rule: 'answer-first' });
+    expect(n('18 dollars  per  day\nShe keeps 3')).toMatchObject({ value: 18, rule: 'answer-first' });
+    expect(n('1. Janet has 16 eggs.\n  2. She uses 7.')).toMatchObject({ value: 7, rule: 'final-sentence' });
+    expect(n('18:  she sells 9 eggs at $2 and keeps 3')).toMatchObject({ value: 18, rule: 'answer-first' });
+    expect(n('18 eggs then: she keeps 3')).toMatchObject({ value: 3, rule: 'final-sentence' });
+  });
+
+  it('a bold line is an answer only when it starts with the number and is not a list item', () => {
+    expect(n('She keeps 3 eggs.\n**1. Step one**')).toMatchObject({ value: 3 });
+    expect(n('She keeps 3 eggs.\n**12. Step one**')).toMatchObject({ value: 3 });
+    expect(n('She keeps 3 eggs.\n**12) Step one**')).toMatchObject({ value: 3 });
+    expect(n('She keeps 3 eggs.\n**Step 1: cut the eggs**')).toMatchObject({ value: 3 });
+    expect(n('She keeps 3 eggs.\n**18 eggs**')).toMatchObject({ value: 18, rule: 'bold' });
+  });
+});
+
+describe('yes/no in detail', () => {
+  const y = (text: string) => extractYesNo(text);
+  it('spacing, spans, words that only start like an answer, the last sentence alone', () => {
+    expect(y('not  true')).toMatchObject({ value: false });
+    const t = '**True**';
+    const e = y(t)!;
+    expect(t.slice(e.span[0], e.span[1])).toBe('True');
+    const f = 'I read it. So it is not true.';
+    const ef = y(f)!;
+    expect([ef.value, f.slice(ef.span[0], ef.span[1])]).toEqual([false, 'true']);
+    expect(y('I read it. It is  not  false')).toMatchObject({ value: true });
+    expect(y('I read it. It is true-ish')).toBeNull();
+    expect(y('I read it. It is trues')).toBeNull();
+    expect(y('I read it. It is true1')).toBeNull();
+    expect(y("I read it. It is true's")).toBeNull();
+    expect(y('The claim is true. But it was cold')).toBeNull();
+  });
+
+  it('a new turn ends the reply, and a marker wins over what follows', () => {
+    expect(y('Answer: yes\nUser: Answer: no')).toMatchObject({ value: true, rule: 'answer-label' });
+    expect(y('Well.\nAnswer: no')).toMatchObject({ value: false, rule: 'answer-label' });
+  });
+});

@@ -78,8 +78,9 @@ const ENUMERATOR_RE = /^[ \t>*_-]*(?:step\s+)?\d+[.):][ \t*]+(?=\S)/iu;
  */
 function sentenceNumber(text: string, s: Region): NumberToken | null {
   let from = s.start;
+  // an enumerator counts at the start of its line (indentation aside)
   const lineStart = text.lastIndexOf('\n', s.start - 1) + 1;
-  if (lineStart === s.start) {
+  if (text.slice(lineStart, s.start).trim() === '') {
     const m = ENUMERATOR_RE.exec(text.slice(s.start, s.end));
     if (m) from = s.start + m[0].length;
   }
