@@ -407,3 +407,19 @@ describe('yes/no in detail', () => {
     expect(y('Well.\nAnswer: no')).toMatchObject({ value: false, rule: 'answer-label' });
   });
 });
+
+describe('choice details, continued', () => {
+  it('option texts: punctuation runs are one space, ties keep the first or the longer, no options means none', () => {
+    expect(c('The answer is New -- York.', 5, ['bank', 'library', 'store', 'mall', 'New York'])).toMatchObject({ value: 'E' });
+    expect(c('The answer is home office.', 2, ['home office', 'home'])).toMatchObject({ value: 'A' });
+    expect(c('The answer is the park.', 2, ['park', 'park'])).toMatchObject({ value: 'A' });
+    expect(c('The answer is Stryker was here.', 5)).toBeNull();
+    expect(c('The answer is x.', 3, ['yy', 'zz', 'ww'])).toBeNull();
+  });
+
+  it('a letter in the answer position may be followed by a hyphen and a digit, not by a word', () => {
+    expect(c('Answer: B-2')).toMatchObject({ value: 'B' });
+    expect(c('Answer: B-side')).toBeNull();
+    expect(c('Answer: B, not option C')).toMatchObject({ value: 'B', rule: 'answer-label' });
+  });
+});
