@@ -176,11 +176,15 @@ describe('--extractor: a second model reads the answer the rules do not', () => 
     expect(withIt[0]!.maxCallsPerSample).toBe(without[0]!.maxCallsPerSample + without[0]!.callsPerLevel.length);
   });
 
-  it('refuses --extractor with --compat reference, before any call', async () => {
+  it('refuses --extractor with --compat reference or a scorer without extraction, before any call', async () => {
     const n = server.requests.length;
     const r = await runCli(['run', '--dataset', 'csqa', '--split', 'mini', '--model', 'openai:vague', '--base-url', server.url, '--store', join(dir, 'bad.db'), '--compat', 'reference', '--extractor', 'openai:reader']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--extractor applies to --compat strict only/);
+    // a scorer without a strict extraction (ROUGE reads the whole reply) has nothing for an extractor to complete
+    const rouge = await runCli(['run', '--dataset', 'samsum', '--split', 'mini', '--threshold', '0.2', '--model', 'openai:vague', '--base-url', server.url, '--store', join(dir, 'bad.db'), '--extractor', 'openai:reader']);
+    expect(rouge.code).toBe(2);
+    expect(rouge.stderr).toMatch(/--extractor: scorer rouge has no strict extraction/);
     expect(server.requests.length).toBe(n);
   });
 });

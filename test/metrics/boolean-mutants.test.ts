@@ -33,18 +33,18 @@ describe('referenceBoolq removes every "answer:" before the substring tests (hpt
 describe('BooleanScorer string targets (tolerated "true"/"false", any case, surrounding whitespace)', () => {
   it('a "TRUE" gold is true: a True completion solves it and a False one does not, in both modes', () => {
     const s = sample('TRUE');
-    expect(scorer.score(s, out(' True'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(s, out(' False'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: false });
-    expect(scorer.score(s, out(' yes'), REF)).toMatchObject({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(s, out(' no'), REF)).toMatchObject({ solved: false, score: 0, extracted: false });
+    expect(scorer.score(s, out(' True'), STRICT)).toEqual({ solved: true, score: 1, extracted: true, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' False'), STRICT)).toEqual({ solved: false, score: 0, extracted: false, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' yes'), REF)).toEqual({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(s, out(' no'), REF)).toEqual({ solved: false, score: 0, extracted: false });
   });
 
   it('a "false" gold is false: a False completion solves it and a True one does not, in both modes', () => {
     const s = sample('false');
-    expect(scorer.score(s, out(' False'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(s, out(' True'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: true });
-    expect(scorer.score(s, out(' false'), REF)).toMatchObject({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(s, out(' true'), REF)).toMatchObject({ solved: false, score: 0, extracted: true });
+    expect(scorer.score(s, out(' False'), STRICT)).toEqual({ solved: true, score: 1, extracted: false, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' True'), STRICT)).toEqual({ solved: false, score: 0, extracted: true, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' false'), REF)).toEqual({ solved: true, score: 1, extracted: false });
+    expect(scorer.score(s, out(' true'), REF)).toEqual({ solved: false, score: 0, extracted: true });
   });
 
   it('padding around a string gold is ignored (" True " is true, "\\tfalse\\n" is false)', () => {

@@ -88,41 +88,41 @@ describe('BooleanScorer', () => {
   });
 
   it('strict is the default for an unknown compat value and scores 1/0', () => {
-    expect(scorer.score(sample(true), out(' True'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(sample(true), out(' False'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: false });
-    expect(scorer.score(sample(false), out(' untrue'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), out(' True'), STRICT)).toEqual({ solved: true, score: 1, extracted: true, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(sample(true), out(' False'), STRICT)).toEqual({ solved: false, score: 0, extracted: false, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(sample(false), out(' untrue'), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
     const odd = { compat: 'other', options: {} } as unknown as ScoreContext;
-    expect(scorer.score(sample(true), out('\nTrue'), odd)).toMatchObject({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), out('\nTrue'), odd)).toEqual({ solved: true, score: 1, extracted: true, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('strict parses only the completion, never the prompt', () => {
     const o: GradedOutput = { promptText: 'Example\nAnswer: true.\nQ\nAnswer:', completion: ' Hmm, hard to say.', cue: 'Answer:' };
-    expect(scorer.score(sample(true), o, STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), o, STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('reference: untrue and not true count as True', () => {
-    expect(scorer.score(sample(true), out(' untrue'), REF)).toMatchObject({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(sample(false), out(' not true'), REF)).toMatchObject({ solved: false, score: 0, extracted: true });
+    expect(scorer.score(sample(true), out(' untrue'), REF)).toEqual({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(false), out(' not true'), REF)).toEqual({ solved: false, score: 0, extracted: true });
     expect(scorer.score(sample(false), out(' not true'), STRICT)).toEqual({ solved: true, score: 1, extracted: false, extraction: { rule: 'answer-first', span: [5, 9] } });
     expect(scorer.score(sample(true), out(' untrue'), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('reference: a completion starting with a newline leaves an empty answer line, parsed as 0 (False)', () => {
-    expect(scorer.score(sample(true), out('\nTrue'), REF)).toMatchObject({ solved: false, score: 0, extracted: false });
-    expect(scorer.score(sample(false), out('\nTrue'), REF)).toMatchObject({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(sample(true), out('\nTrue'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), out('\nTrue'), REF)).toEqual({ solved: false, score: 0, extracted: false });
+    expect(scorer.score(sample(false), out('\nTrue'), REF)).toEqual({ solved: true, score: 1, extracted: false });
+    expect(scorer.score(sample(true), out('\nTrue'), STRICT)).toEqual({ solved: true, score: 1, extracted: true, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('reference: no answer: line gives none, which is never solved', () => {
     const o: GradedOutput = { promptText: 'Is the sky blue?\n', completion: 'Yes', cue: '' };
-    expect(scorer.score(sample(true), o, REF)).toMatchObject({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(false), o, REF)).toMatchObject({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(true), o, STRICT)).toMatchObject({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(sample(true), o, REF)).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(false), o, REF)).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(true), o, STRICT)).toEqual({ solved: true, score: 1, extracted: true, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('reference: "I don\'t know" contains "no" and parses as False', () => {
-    expect(scorer.score(sample(false), out(" I don't know"), REF)).toMatchObject({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(sample(false), out(" I don't know"), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(sample(false), out(" I don't know"), REF)).toEqual({ solved: true, score: 1, extracted: false });
+    expect(scorer.score(sample(false), out(" I don't know"), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('accepts "True"/"False" string targets and rejects others with E_DATA', () => {

@@ -45,9 +45,9 @@ describe('referenceChoice tests exactly the letters a–e (CSQA) / a–d (MMLU)'
 describe('ChoiceScorer: number of options', () => {
   it('exactly 2 text inputs give 2 options: A and B are read, C is out of range (null)', () => {
     const s = withOptions(2, 'B');
-    expect(scorer.score(s, out(' B'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'B' });
-    expect(scorer.score(s, out(' A'), strict())).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(s, out(' C'), strict())).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(s, out(' B'), strict())).toEqual({ solved: true, score: 1, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' A'), strict())).toEqual({ solved: false, score: 0, extracted: 'A', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' C'), strict())).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('one text input is not enough to infer: 5 options (E read, F not)', () => {
@@ -60,9 +60,9 @@ describe('ChoiceScorer: number of options', () => {
 describe('ChoiceScorer strict verdicts', () => {
   it('a parsed but wrong letter is not solved and is reported as extracted', () => {
     const s = withOptions(5, 'C');
-    expect(scorer.score(s, out(' B'), strict())).toMatchObject({ solved: false, score: 0, extracted: 'B' });
-    expect(scorer.score(s, out(' (A)'), strict())).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(s, out(' C'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'C' });
+    expect(scorer.score(s, out(' B'), strict())).toEqual({ solved: false, score: 0, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' (A)'), strict())).toEqual({ solved: false, score: 0, extracted: 'A', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s, out(' C'), strict())).toEqual({ solved: true, score: 1, extracted: 'C', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('a bad target throws E_DATA naming the scorer "choice" and the expected shape', () => {

@@ -121,37 +121,37 @@ describe('ChoiceScorer', () => {
   });
 
   it('reference csqa (default variant): "(b)" is A, "based…" is B; strict gets them right', () => {
-    expect(scorer.score(csqa('B'), out(' (b)'), ref())).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(csqa('B'), out(' (b)'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'B' });
-    expect(scorer.score(csqa('D'), out(' Based on the question, D'), ref())).toMatchObject({ solved: false, score: 0, extracted: 'B' });
-    expect(scorer.score(csqa('D'), out(' Based on the question, D'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'D' });
-    expect(scorer.score(csqa('E'), out(' E'), ref({ reference: 'csqa' }))).toMatchObject({ solved: true, score: 1, extracted: 'E' });
+    expect(scorer.score(csqa('B'), out(' (b)'), ref())).toEqual({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(csqa('B'), out(' (b)'), strict())).toEqual({ solved: true, score: 1, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(csqa('D'), out(' Based on the question, D'), ref())).toEqual({ solved: false, score: 0, extracted: 'B' });
+    expect(scorer.score(csqa('D'), out(' Based on the question, D'), strict())).toEqual({ solved: true, score: 1, extracted: 'D', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(csqa('E'), out(' E'), ref({ reference: 'csqa' }))).toEqual({ solved: true, score: 1, extracted: 'E' });
   });
 
   it('reference: unparseable defaults to A, which solves gold A', () => {
-    expect(scorer.score(csqa('A'), out(' I cannot tell'), ref())).toMatchObject({ solved: true, score: 1, extracted: 'A' });
-    expect(scorer.score(csqa('A'), out(' I cannot tell'), strict())).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(csqa('A'), out(' I cannot tell'), ref())).toEqual({ solved: true, score: 1, extracted: 'A' });
+    expect(scorer.score(csqa('A'), out(' I cannot tell'), strict())).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('reference mmlu: "answer is" stripping and default A', () => {
     const m = (c: string): GradedOutput => ({ promptText: 'Choose the answer.\nQ?\nA w\nB x\nC y\nD z\nAnswer:', completion: c, cue: 'Answer:' });
-    expect(scorer.score(mmlu('C'), m(' The correct answer is C'), ref({ reference: 'mmlu' }))).toMatchObject({ solved: true, score: 1, extracted: 'C' });
-    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref({ reference: 'mmlu' }))).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref())).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'mmlu' }))).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'csqa' }))).toMatchObject({ solved: false, score: 0, extracted: 'E' });
+    expect(scorer.score(mmlu('C'), m(' The correct answer is C'), ref({ reference: 'mmlu' }))).toEqual({ solved: true, score: 1, extracted: 'C' });
+    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref({ reference: 'mmlu' }))).toEqual({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(mmlu('C'), m(' The answer is C'), ref())).toEqual({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'mmlu' }))).toEqual({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(mmlu('D'), m(' explanation: D'), ref({ reference: 'csqa' }))).toEqual({ solved: false, score: 0, extracted: 'E' });
   });
 
   it('reference: no answer: line gives none (not solved)', () => {
     const o: GradedOutput = { promptText: 'Q?\n', completion: 'A', cue: '' };
-    expect(scorer.score(csqa('A'), o, ref())).toMatchObject({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(csqa('A'), o, strict())).toMatchObject({ solved: true, score: 1, extracted: 'A' });
+    expect(scorer.score(csqa('A'), o, ref())).toEqual({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(csqa('A'), o, strict())).toEqual({ solved: true, score: 1, extracted: 'A', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('infers the number of options from text1..textN, overridable by options.letters', () => {
-    expect(scorer.score(mmlu('D'), out(' E'), strict())).toMatchObject({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(csqa('E'), out(' E'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'E' });
-    expect(scorer.score(csqa('E'), out(' E'), strict({ letters: 4 }))).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(mmlu('D'), out(' E'), strict())).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
+    expect(scorer.score(csqa('E'), out(' E'), strict())).toEqual({ solved: true, score: 1, extracted: 'E', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(csqa('E'), out(' E'), strict({ letters: 4 }))).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
     const bare: Sample = { id: 'b', index: 0, input: { question: 'Q?' }, target: 'E' };
     expect(scorer.score(bare, out(' E'), strict()).extracted).toBe('E');
     expect(scorer.score(bare, out(' F'), strict()).extracted).toBeNull();
@@ -172,6 +172,6 @@ describe('ChoiceScorer', () => {
   });
 
   it('accepts a lower-case or padded gold letter', () => {
-    expect(scorer.score(csqa(' c '), out(' C'), strict())).toMatchObject({ solved: true, score: 1, extracted: 'C' });
+    expect(scorer.score(csqa(' c '), out(' C'), strict())).toEqual({ solved: true, score: 1, extracted: 'C', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 });

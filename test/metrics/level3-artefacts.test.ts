@@ -48,15 +48,15 @@ describe('BoolQ level 3: reference always predicts True', () => {
   const s = (target: boolean): Sample => ({ id: 'b', index: 0, input, target });
 
   it.each([' False', ' True', ' No, it is not.', '\nFalse', ' I cannot tell.'])('completion %j parses as True in reference mode', (completion) => {
-    expect(scorer.score(s(true), graded('boolq', input, completion), REF)).toMatchObject({ solved: true, score: 1, extracted: true });
-    expect(scorer.score(s(false), graded('boolq', input, completion), REF)).toMatchObject({ solved: false, score: 0, extracted: true });
+    expect(scorer.score(s(true), graded('boolq', input, completion), REF)).toEqual({ solved: true, score: 1, extracted: true });
+    expect(scorer.score(s(false), graded('boolq', input, completion), REF)).toEqual({ solved: false, score: 0, extracted: true });
   });
 
   it('strict reads the completion', () => {
-    expect(scorer.score(s(false), graded('boolq', input, ' False'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(s(false), graded('boolq', input, ' Answer: **No**'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: false });
-    expect(scorer.score(s(true), graded('boolq', input, ' False'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: false });
-    expect(scorer.score(s(true), graded('boolq', input, ' I cannot tell.'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(s(false), graded('boolq', input, ' False'), STRICT)).toEqual({ solved: true, score: 1, extracted: false, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s(false), graded('boolq', input, ' Answer: **No**'), STRICT)).toEqual({ solved: true, score: 1, extracted: false, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s(true), graded('boolq', input, ' False'), STRICT)).toEqual({ solved: false, score: 0, extracted: false, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s(true), graded('boolq', input, ' I cannot tell.'), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 });
 
@@ -66,14 +66,14 @@ describe('CSQA level 3: reference always predicts A', () => {
   const s = (target: string): Sample => ({ id: 'c', index: 0, input, target });
 
   it.each([' B', ' D) oven', ' (E)', ' C'])('completion %j parses as A in reference mode', (completion) => {
-    expect(scorer.score(s('B'), graded('csqa', input, completion), REF)).toMatchObject({ solved: false, score: 0, extracted: 'A' });
-    expect(scorer.score(s('A'), graded('csqa', input, completion), REF)).toMatchObject({ solved: true, score: 1, extracted: 'A' });
+    expect(scorer.score(s('B'), graded('csqa', input, completion), REF)).toEqual({ solved: false, score: 0, extracted: 'A' });
+    expect(scorer.score(s('A'), graded('csqa', input, completion), REF)).toEqual({ solved: true, score: 1, extracted: 'A' });
   });
 
   it('strict reads the completion', () => {
-    expect(scorer.score(s('B'), graded('csqa', input, ' B'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 'B' });
-    expect(scorer.score(s('E'), graded('csqa', input, ' (E)'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 'E' });
-    expect(scorer.score(s('A'), graded('csqa', input, ' D) oven'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: 'D' });
+    expect(scorer.score(s('B'), graded('csqa', input, ' B'), STRICT)).toEqual({ solved: true, score: 1, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s('E'), graded('csqa', input, ' (E)'), STRICT)).toEqual({ solved: true, score: 1, extracted: 'E', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s('A'), graded('csqa', input, ' D) oven'), STRICT)).toEqual({ solved: false, score: 0, extracted: 'D', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 });
 
@@ -84,15 +84,15 @@ describe('MMLU level 3: reference always predicts C', () => {
   const MMLU_REF: ScoreContext = { compat: 'reference', options: { reference: 'mmlu', letters: 4 } };
 
   it.each([' B', ' The correct answer is B', ' A', ' D'])('completion %j parses as C in reference mode', (completion) => {
-    expect(scorer.score(s('B'), graded('mmlu', input, completion), MMLU_REF)).toMatchObject({ solved: false, score: 0, extracted: 'C' });
-    expect(scorer.score(s('C'), graded('mmlu', input, completion), MMLU_REF)).toMatchObject({ solved: true, score: 1, extracted: 'C' });
+    expect(scorer.score(s('B'), graded('mmlu', input, completion), MMLU_REF)).toEqual({ solved: false, score: 0, extracted: 'C' });
+    expect(scorer.score(s('C'), graded('mmlu', input, completion), MMLU_REF)).toEqual({ solved: true, score: 1, extracted: 'C' });
   });
 
   it('strict reads the completion', () => {
-    expect(scorer.score(s('B'), graded('mmlu', input, ' B'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 'B' });
-    expect(scorer.score(s('B'), graded('mmlu', input, ' **B**. 4'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 'B' });
-    expect(scorer.score(s('C'), graded('mmlu', input, ' The correct answer is B'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: 'B' });
-    expect(scorer.score(s('B'), graded('mmlu', input, ' The correct answer is B'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 'B' });
+    expect(scorer.score(s('B'), graded('mmlu', input, ' B'), STRICT)).toEqual({ solved: true, score: 1, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s('B'), graded('mmlu', input, ' **B**. 4'), STRICT)).toEqual({ solved: true, score: 1, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s('C'), graded('mmlu', input, ' The correct answer is B'), STRICT)).toEqual({ solved: false, score: 0, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
+    expect(scorer.score(s('B'), graded('mmlu', input, ' The correct answer is B'), STRICT)).toEqual({ solved: true, score: 1, extracted: 'B', extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 });
 
@@ -102,19 +102,19 @@ describe('GSM8K level 3: reference falls back to the third exemplar (348)', () =
   const s = (target: number): Sample => ({ id: 'g', index: 0, input, target });
 
   it('an unparseable completion gives 348', () => {
-    expect(scorer.score(s(8), graded('gsm8k', input, ' I cannot solve this.'), REF)).toMatchObject({ solved: false, score: 0, extracted: 348 });
-    expect(scorer.score(s(348), graded('gsm8k', input, ' I cannot solve this.'), REF)).toMatchObject({ solved: true, score: 1, extracted: 348 });
-    expect(scorer.score(s(8), graded('gsm8k', input, ' I cannot solve this.'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
+    expect(scorer.score(s(8), graded('gsm8k', input, ' I cannot solve this.'), REF)).toEqual({ solved: false, score: 0, extracted: 348 });
+    expect(scorer.score(s(348), graded('gsm8k', input, ' I cannot solve this.'), REF)).toEqual({ solved: true, score: 1, extracted: 348 });
+    expect(scorer.score(s(8), graded('gsm8k', input, ' I cannot solve this.'), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
   });
 
   it('"The answer is 8." is missed and also falls back to 348; strict reads 8', () => {
-    expect(scorer.score(s(8), graded('gsm8k', input, ' The answer is 8.'), REF)).toMatchObject({ solved: false, score: 0, extracted: 348 });
-    expect(scorer.score(s(8), graded('gsm8k', input, ' The answer is 8.'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 8 });
+    expect(scorer.score(s(8), graded('gsm8k', input, ' The answer is 8.'), REF)).toEqual({ solved: false, score: 0, extracted: 348 });
+    expect(scorer.score(s(8), graded('gsm8k', input, ' The answer is 8.'), STRICT)).toEqual({ solved: true, score: 1, extracted: 8, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('a #### answer in the completion is found by both modes', () => {
     const c = ' She has 3 + 5 = 8 apples.\n#### 8';
-    expect(scorer.score(s(8), graded('gsm8k', input, c), REF)).toMatchObject({ solved: true, score: 1, extracted: 8 });
-    expect(scorer.score(s(8), graded('gsm8k', input, c), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 8 });
+    expect(scorer.score(s(8), graded('gsm8k', input, c), REF)).toEqual({ solved: true, score: 1, extracted: 8 });
+    expect(scorer.score(s(8), graded('gsm8k', input, c), STRICT)).toEqual({ solved: true, score: 1, extracted: 8, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 });

@@ -110,31 +110,31 @@ describe('NumericScorer', () => {
   });
 
   it('sign: reference drops it, strict keeps it', () => {
-    expect(scorer.score(sample(-5), out(' #### -5'), REF)).toMatchObject({ solved: false, score: 0, extracted: 5 });
-    expect(scorer.score(sample(-5), out(' #### -5'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: -5 });
+    expect(scorer.score(sample(-5), out(' #### -5'), REF)).toEqual({ solved: false, score: 0, extracted: 5 });
+    expect(scorer.score(sample(-5), out(' #### -5'), STRICT)).toEqual({ solved: true, score: 1, extracted: -5, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('1,234,567: reference reads 1234, strict 1234567', () => {
-    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), REF)).toMatchObject({ solved: false, score: 0, extracted: 1234 });
-    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 1234567 });
+    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), REF)).toEqual({ solved: false, score: 0, extracted: 1234 });
+    expect(scorer.score(sample(1234567), out(' #### 1,234,567'), STRICT)).toEqual({ solved: true, score: 1, extracted: 1234567, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('"the answer is 42." is missed by the reference (none ⇒ 0) but read by strict', () => {
-    expect(scorer.score(sample(42), out(' The answer is 42.'), REF)).toMatchObject({ solved: false, score: 0, extracted: 0 });
-    expect(scorer.score(sample(42), out(' The answer is 42.'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 42 });
+    expect(scorer.score(sample(42), out(' The answer is 42.'), REF)).toEqual({ solved: false, score: 0, extracted: 0 });
+    expect(scorer.score(sample(42), out(' The answer is 42.'), STRICT)).toEqual({ solved: true, score: 1, extracted: 42, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('reference: none becomes 0.0 and so solves a gold of 0; strict does not', () => {
-    expect(scorer.score(sample(0), out(' I do not know.'), REF)).toMatchObject({ solved: true, score: 1, extracted: 0 });
-    expect(scorer.score(sample(0), out(' I do not know.'), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(0), out(' #### 0'), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 0 });
+    expect(scorer.score(sample(0), out(' I do not know.'), REF)).toEqual({ solved: true, score: 1, extracted: 0 });
+    expect(scorer.score(sample(0), out(' I do not know.'), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
+    expect(scorer.score(sample(0), out(' #### 0'), STRICT)).toEqual({ solved: true, score: 1, extracted: 0, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('reference: the backwards scan falls back to a #### line of the prompt', () => {
     const prompt = 'Q: 2+3?\nAnswer: 2+3=5\n####5\nQ: How many apples?\nAnswer:';
-    expect(scorer.score(sample(8), out(' Eight apples.', prompt), REF)).toMatchObject({ solved: false, score: 0, extracted: 5 });
-    expect(scorer.score(sample(8), out(' Eight apples.', prompt), STRICT)).toMatchObject({ solved: false, score: 0, extracted: null });
-    expect(scorer.score(sample(8), out(' 3 + 5 = 8', prompt), STRICT)).toMatchObject({ solved: true, score: 1, extracted: 8 });
+    expect(scorer.score(sample(8), out(' Eight apples.', prompt), REF)).toEqual({ solved: false, score: 0, extracted: 5 });
+    expect(scorer.score(sample(8), out(' Eight apples.', prompt), STRICT)).toEqual({ solved: false, score: 0, extracted: null, extraction: { rule: 'none', span: null } });
+    expect(scorer.score(sample(8), out(' 3 + 5 = 8', prompt), STRICT)).toEqual({ solved: true, score: 1, extracted: 8, extraction: { rule: expect.any(String), span: [expect.any(Number), expect.any(Number)] } });
   });
 
   it('compares as floats for exact equality', () => {

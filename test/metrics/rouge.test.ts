@@ -316,7 +316,7 @@ describe('RougeScorer (SamSum, hpt.md §3, §4, §9 #7/#8)', () => {
     expect(v.score).toBeCloseTo(4 / 9, 12);
     expect(v.solved).toBe(true);
     const w = scorer.score(sample(), out('Ann buys milk.'), THRESHOLD(0.45));
-    expect(w).toMatchObject({ solved: false, score: 0.4444444444444444, extracted: 'Ann buys milk.' });
+    expect(w).toEqual({ solved: false, score: 0.4444444444444444, extracted: 'Ann buys milk.' });
     expect(scorer.score(sample(), out('Ann buys milk.'), THRESHOLD(4 / 9)).solved).toBe(true);
   });
 
@@ -335,7 +335,7 @@ describe('RougeScorer (SamSum, hpt.md §3, §4, §9 #7/#8)', () => {
     expect(v.solved).toBe(true);
     // The exemplar summaries of a three-shot prompt are before the cue, so they are never picked up.
     const w = scorer.score(sample(), out(' Ann will buy milk and bread.'), REF(0.2));
-    expect(w).toMatchObject({ solved: true, score: 1, extracted: 'Ann will buy milk and bread.' });
+    expect(w).toEqual({ solved: true, score: 1, extracted: 'Ann will buy milk and bread.' });
     // Case-sensitive: a lower-case "summary:" is not a split point.
     expect(referenceSamsum('x Summary: a summary: b')).toBe('a summary: b');
     expect(referenceSamsum('no cue at all \n')).toBe('no cue at all');
@@ -344,7 +344,7 @@ describe('RougeScorer (SamSum, hpt.md §3, §4, §9 #7/#8)', () => {
   it('strict vs reference differ when the completion repeats the cue later', () => {
     const completion = 'Ann buys milk.\nSummary: Bob sleeps.';
     expect(scorer.score(sample(), out(completion), THRESHOLD(0.2)).extracted).toBe(completion);
-    expect(scorer.score(sample(), out(completion), REF(0.2))).toMatchObject({ solved: false, score: 0, extracted: 'Bob sleeps.' });
+    expect(scorer.score(sample(), out(completion), REF(0.2))).toEqual({ solved: false, score: 0, extracted: 'Bob sleeps.' });
   });
 
   it('rejects a non-string target with E_DATA', () => {
@@ -354,8 +354,8 @@ describe('RougeScorer (SamSum, hpt.md §3, §4, §9 #7/#8)', () => {
   it('renderTarget is the reference summary and scores 1 in both modes (oracle)', () => {
     const text = scorer.renderTarget(sample());
     expect(text).toBe(GOLD);
-    expect(scorer.score(sample(), out(text), THRESHOLD(0.3))).toMatchObject({ solved: true, score: 1, extracted: GOLD });
-    expect(scorer.score(sample(), out(text), REF(0.3))).toMatchObject({ solved: true, score: 1, extracted: GOLD });
+    expect(scorer.score(sample(), out(text), THRESHOLD(0.3))).toEqual({ solved: true, score: 1, extracted: GOLD });
+    expect(scorer.score(sample(), out(text), REF(0.3))).toEqual({ solved: true, score: 1, extracted: GOLD });
   });
 
   it('randomAnswer is a seeded shuffle + prefix of the target words', () => {

@@ -216,8 +216,8 @@ export interface GradedOutput {
  * - `solved`: whether the ladder stops at this level.
  * - `score`: the per-sample value the dataset metric aggregates (1/0 for accuracy scorers).
  * - `extracted`: the parsed answer (null when nothing could be parsed).
- * - `extraction`: which rule read it and where (`{ rule, span }`; `rule` `none` when none fired, `reference` for the
- *   authors' parsers in `--compat reference`), stored with the attempt and shown in the report's trace.
+ * - `extraction`: which rule read it and where (`{ rule, span }`; `rule` `none` when none fired), stored with the
+ *   attempt and shown in the report's trace; absent in `--compat reference` (the authors' parsers have no rules).
  */
 export interface Verdict {
   solved: boolean;

@@ -26,3 +26,8 @@ export function pyStrip(s: string): string {
   while (end > start && isPyWhitespace(s.charCodeAt(end - 1))) end--;
   return s.slice(start, end);
 }
+
+/** `s` with every regular-expression metacharacter escaped, for use as a literal inside `new RegExp(...)`. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+}

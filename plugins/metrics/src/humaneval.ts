@@ -13,7 +13,7 @@
  * sandbox escape suite (`checkSandbox`) once per process and refuses the run when a protection is missing, unless the
  * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
  */
-import { type CompatMode, type EnvironmentCheck, type Extraction, extractCode as sdkExtractCode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { type CompatMode, type EnvironmentCheck, escapeRegExp, type Extraction, extractCode as sdkExtractCode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
 import { badTarget, compatOf, intOption, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
@@ -83,16 +83,12 @@ export function extractCode(text: string, compat: CompatMode = 'strict', cue = '
   return compat === 'reference' ? referenceExtractCode(text) : strictExtractCode(text, cue, entryPoint);
 }
 
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** Single-line `METADATA = {...}` assignments (the reference regex cannot match the multi-line ones; harmless). */
 const METADATA_RE = /METADATA = \{.*\}/g;
 
 /** True when `code` contains a `def <entryPoint>(` (optionally `async`, at any indentation). */
 export function definesEntryPoint(code: string, entryPoint: string): boolean {
-  return new RegExp(`^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${escapeRegex(entryPoint)}[ \\t]*\\(`, 'm').test(code);
+  return new RegExp(`^[ \\t]*(?:async[ \\t]+)?def[ \\t]+${escapeRegExp(entryPoint)}[ \\t]*\\(`, 'm').test(code);
 }
 
 /**

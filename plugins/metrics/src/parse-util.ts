@@ -5,8 +5,7 @@
  * - Python-compatibility primitives used by the reference-mode parsers (specs/hpt.md §4), so that the TypeScript
  *   ports behave like the authors' `utils/postprocess.py` on any input, not only on ASCII text: Python's `str.strip()`
  *   and regex `\s` whitespace set, Python's `\d` (any Unicode decimal digit) and `float()` on such digits.
- * - Strict-mode helpers (specs/hpt.md §9 #1, #14, #15): dropping a repeated answer cue and leading markdown noise from
- *   a completion.
+ * - Strict-mode verdicts from the SDK's answer extraction (`extractedVerdict`; issue #23), options and target checks.
  */
 import { type Extraction, HptError, type CompatMode, type Json, type Sample, type ScoreContext, type Verdict } from '@hpt-bench/sdk';
 
@@ -40,33 +39,6 @@ export function asciiDigits(s: string): string {
 export function compatOf(ctx: ScoreContext | undefined): CompatMode {
   return ctx?.compat === 'reference' ? 'reference' : 'strict';
 }
-
-/**
- * Leading "noise" a model puts before its answer: whitespace, markdown emphasis/heading/quote/code marks, quotation
- * marks, and list bullets. Brackets and parentheses are NOT noise (the letter parser reads them).
- */
-const LEAD_NOISE_RE = /^[\s*_`#>"'“”‘’«»•·-]+/u;
-/** Like `LEAD_NOISE_RE` but keeps `-` (a sign) and `#` (the `####` answer marker) for numeric answers. */
-const LEAD_NOISE_NUMERIC_RE = /^[\s*_`>"'“”‘’«»•·]+/u;
-
-/**
- * The part of a completion a strict parser reads (specs/hpt.md §9 #1, #14): the completion with leading noise removed,
- * then one leading case-insensitive repetition of `cue` (e.g. the model starting with `Answer:` again) removed, then
- * leading noise removed again. `numeric` keeps a leading `-` and `#` (sign and `####` marker of numeric answers).
- * Example: `' **Answer:** **True**'` with cue `'Answer:'` gives `'True**'`.
- */
-export function answerText(completion: string, cue: string, numeric = false): string {
-  const noise = numeric ? LEAD_NOISE_NUMERIC_RE : LEAD_NOISE_RE;
-  let t = completion.replace(noise, '');
-  const c = cue.trim();
-  if (c !== '' && t.slice(0, c.length).toLowerCase() === c.toLowerCase()) {
-    t = t.slice(c.length).replace(noise, '');
-  }
-  return t;
-}
-
-/** Regex source (u flag) of a "word continues" check after a matched token: a letter, digit, `_`, or `-`/`'` + letter. */
-export const WORD_CONTINUES = "(?:[\\p{L}\\p{N}_]|[-'’]\\p{L})";
 
 /**
  * Reads an integer option. Returns `fallback` when the option is absent or null.

@@ -9,7 +9,7 @@
  * against the published rouge_scorer_test.py values). The run-level report uses plain means of the F-measures instead
  * of the bootstrap "mid" (§9 #8).
  */
-import { type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import { escapeRegExp, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
 import { badTarget, compatOf, thresholdOption } from './parse-util.js';
 import { porterStem } from './porter.js';
 
@@ -480,10 +480,6 @@ export function rougeScore(
 export function referenceSamsum(text: string): string {
   const at = text.lastIndexOf('Summary:');
   return pyStrip(at < 0 ? text : text.slice(at + 'Summary:'.length));
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

@@ -145,7 +145,7 @@ export class LadderEngine {
       compat: s.compat,
       fill: (template, vars) => fillTemplate(template, { ...sample.input, ...vars }),
       extract: (completion, cue) =>
-        s.scorer.extract?.(sample, { promptText: '', completion, cue: cue ?? s.pack.cue ?? '' }, { compat: 'strict', options: s.scorerOptions }) ?? null,
+        s.scorer.extract?.(sample, { promptText: '', completion, cue: cue ?? s.pack.cue }, { compat: 'strict', options: s.scorerOptions }) ?? null,
       call: async (purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }) => {
         const model = purpose === 'knowledge' ? s.knowledgeModel : s.model;
         const system = s.pack.system !== undefined ? fillTemplate(s.pack.system, sample.input) : undefined;

@@ -59,14 +59,14 @@ function optionByText(text: string, r: Region, o: ChoiceOptions): LetterHit | nu
   if (texts.length === 0) return null;
   const s = ` ${norm(text.slice(r.start, r.end))} `;
   let best: { i: number; at: number; len: number } | null = null;
-  texts.forEach((t, i) => {
-    if (t.length < 2) return;
+  for (const [i, t] of texts.entries()) {
+    if (t.length < 2) continue;
     const at = s.indexOf(` ${t} `);
-    if (at < 0) return;
+    if (at < 0) continue;
     if (best === null || at < best.at || (at === best.at && t.length > best.len)) best = { i, at, len: t.length };
-  });
+  }
   if (best === null) return null;
-  return { letter: LETTERS[(best as { i: number }).i] as string, start: r.start, end: r.end, byText: true };
+  return { letter: LETTERS[best.i] as string, start: r.start, end: r.end, byText: true };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * Code answers (HumanEval and any code-generation dataset; hpt.md §9 #1, #2; issue #23: body-only completions).
  */
+import { escapeRegExp } from '../text.js';
 import type { ExtractOptions, Extraction } from './types.js';
 
 /**
@@ -14,10 +15,6 @@ export interface CodeOptions extends ExtractOptions {
 
 /** An info string after an opening fence that is a language tag (```python, ```py, ```python3, ``` ...). */
 const LANG_TAG_RE = /^[ \t]*[A-Za-z0-9_+.#-]*[ \t]*$/u;
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
 
 /** textwrap.dedent: removes the common leading whitespace of the non-blank lines. */
 function dedent(code: string): string {
@@ -48,7 +45,7 @@ const MODULE_LINE_RE = /^(?:(?:async[ \t]+)?def[ \t]|class[ \t(:]|from[ \t]|impo
  * of the dedented code is a definition, an import, a decorator or a comment (a body has a top-level `return`).
  */
 function isModule(dedented: string, entryPoint: string | undefined): boolean {
-  if (entryPoint !== undefined) return new RegExp(`^(?:async[ \\t]+)?def[ \\t]+${escapeRegex(entryPoint)}[ \\t]*\\(`, 'mu').test(dedented);
+  if (entryPoint !== undefined) return new RegExp(`^(?:async[ \\t]+)?def[ \\t]+${escapeRegExp(entryPoint)}[ \\t]*\\(`, 'mu').test(dedented);
   return dedented.split('\n').every((l) => l.trim() === '' || /^[ \t]/u.test(l) || /^[)\]}]/u.test(l) || MODULE_LINE_RE.test(l));
 }
 
@@ -77,7 +74,7 @@ export function extractCode(completion: string, options: CodeOptions = {}): Extr
     rule = 'code-fence';
   } else {
     const c = (options.cue ?? '').trim() === '' ? 'Code:' : (options.cue as string).trim();
-    const cueRe = new RegExp(`^\\s*[*_]*${escapeRegex(c)}[*_]*[ \\t]*(?:\\r?\\n)?`, 'iu');
+    const cueRe = new RegExp(`^\\s*[*_]*${escapeRegExp(c)}[*_]*[ \\t]*(?:\\r?\\n)?`, 'iu');
     start = cueRe.exec(completion)?.[0].length ?? 0;
     end = completion.length;
     rule = 'code-body';

@@ -1,13 +1,8 @@
 /**
  * Free-text answers read from the first line (IWSLT translations; hpt.md §9 #1, #16).
  */
-import { pyStrip } from '../text.js';
+import { escapeRegExp, pyStrip } from '../text.js';
 import type { ExtractOptions, Extraction } from './types.js';
-
-/** Escapes a string for use inside a regular expression. */
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-}
 
 /**
  * Options of `extractFirstLine`: `cue` (the prompt's answer cue) and `cues`, further labels a model may repeat before
@@ -28,26 +23,20 @@ export function extractFirstLine(completion: string, options: FirstLineOptions =
   let at = 0;
   const cues = [...new Set([options.cue?.trim() ?? '', ...(options.cues ?? []).map((c) => c.trim())].filter((c) => c !== ''))];
   for (const c of cues) {
-    const m = new RegExp(`^[\\s*_]*${escapeRegex(c)}[*_]*`, 'iu').exec(completion);
+    const m = new RegExp(`^[\\s*_]*${escapeRegExp(c)}[*_]*`, 'iu').exec(completion);
     if (m !== null) {
       at = m[0].length;
       break;
     }
   }
-  const lineRe = /[^\r\n]*/gu;
-  lineRe.lastIndex = at;
-  while (at <= completion.length) {
-    lineRe.lastIndex = at;
-    const m = lineRe.exec(completion) as RegExpExecArray;
-    const line = m[0];
+  let pos = at;
+  for (const line of completion.slice(at).split(/\r\n|\n|\r/u)) {
     const value = pyStrip(line);
     if (value !== '') {
-      const start = at + line.indexOf(value);
+      const start = pos + line.indexOf(value);
       return { value, rule: 'first-line', span: [start, start + value.length] };
     }
-    at += line.length;
-    if (at >= completion.length) break;
-    at += completion.startsWith('\r\n', at) ? 2 : 1;
+    pos += line.length + (completion.startsWith('\r\n', pos + line.length) ? 2 : 1);
   }
   return null;
 }
