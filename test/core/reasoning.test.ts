@@ -1,9 +1,11 @@
 /**
  * Inline thinking kept apart from the answer (issue #24): `splitThinking` on the shapes reasoning models write, and the
- * openai plugin's reading of the providers' reasoning fields and reasoning-token usage (`completionFromBody`).
+ * openai plugin's reading of the providers' reasoning fields and reasoning-token usage (`completionFromBody`), and the
+ * check of the reasoning settings before a run (`probeReasoningSettings`).
  */
 import { describe, expect, it } from 'vitest';
-import { splitThinking } from '@hpt-bench/sdk';
+import { HptError, type Model, type ModelRequest, type ModelResponse, splitThinking } from '@hpt-bench/sdk';
+import { PROBE_PROMPT, PROBE_TOKENS, probeReasoningSettings } from '../../packages/core/src/run/probe.js';
 import { completionFromBody } from '../../plugins/openai/src/response.js';
 import { chatRequestBody } from '../../plugins/openai/src/request.js';
 import { cacheKey, cacheKeyMaterial } from '../../packages/core/src/exec/cache-key.js';
@@ -101,5 +103,46 @@ describe('an endpoint that refuses a reasoning parameter', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('probeReasoningSettings: the settings checked before the first sample', () => {
+  const generation = { temperature: 0.6, topP: 0.9, maxTokens: 1024 };
+  /** A model that records its requests and answers with `answer` (a function: may throw or never settle). */
+  const fake = (answer: () => Promise<ModelResponse>, endpoint: string | null = 'http://127.0.0.1:1/v1') => {
+    const seen: ModelRequest[] = [];
+    const model: Model = { id: 'openai:m', ...(endpoint ? { endpoint } : {}), generate: (r) => (seen.push(r), answer()) };
+    return { model, seen };
+  };
+  const ok = async (): Promise<ModelResponse> => ({ text: 'OK', usage: { promptTokens: 5, completionTokens: 1 }, finishReason: 'stop' });
+
+  it('sends nothing without reasoning settings or to a model without an endpoint', async () => {
+    const a = fake(ok);
+    expect(await probeReasoningSettings(a.model, generation)).toBe(false);
+    const b = fake(ok, null);
+    expect(await probeReasoningSettings(b.model, { ...generation, reasoningEffort: 'high' })).toBe(false);
+    expect([...a.seen, ...b.seen]).toEqual([]);
+  });
+
+  it('sends one short request with the run\'s settings, its budget capped at PROBE_TOKENS', async () => {
+    const a = fake(ok);
+    expect(await probeReasoningSettings(a.model, { ...generation, reasoningEffort: 'low', maxCompletionTokens: 4000 })).toBe(true);
+    expect(a.seen).toEqual([{ ...generation, maxTokens: PROBE_TOKENS, reasoningEffort: 'low', maxCompletionTokens: PROBE_TOKENS, messages: [{ role: 'user', content: PROBE_PROMPT }] }]);
+    const b = fake(ok);
+    await probeReasoningSettings(b.model, { ...generation, maxTokens: 8, maxCompletionTokens: 10 });
+    expect([b.seen[0]!.maxTokens, b.seen[0]!.maxCompletionTokens, b.seen[0]!.reasoningEffort]).toEqual([8, 10, undefined]);
+  });
+
+  it('throws the plugin\'s E_CONFIG (a refused parameter); any other failure, or no answer in time, lets the run go on', async () => {
+    const refused = new HptError('E_CONFIG', 'does not accept reasoning_effort', { exitCode: 2 });
+    await expect(probeReasoningSettings(fake(() => Promise.reject(refused)).model, { ...generation, reasoningEffort: 'high' })).rejects.toBe(refused);
+    const down = fake(() => Promise.reject(new HptError('E_MODEL_CALL', 'connection refused')));
+    expect(await probeReasoningSettings(down.model, { ...generation, reasoningEffort: 'high' })).toBe(true);
+    const crashed = fake(() => Promise.reject(new TypeError('fetch failed')));
+    expect(await probeReasoningSettings(crashed.model, { ...generation, reasoningEffort: 'high' })).toBe(true);
+    const silent = fake(() => new Promise<ModelResponse>(() => undefined));
+    const started = performance.now();
+    expect(await probeReasoningSettings(silent.model, { ...generation, reasoningEffort: 'high' }, 50)).toBe(true);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
   });
 });

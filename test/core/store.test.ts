@@ -82,6 +82,21 @@ describe('RunStore (real SQLite file)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hpt-store-'));
     expect(() => new RunStore(dir)).toThrow(/cannot open store/);
   });
+
+  it("a reasoning selector's call keeps its thinking, reasoning tokens and truncation (issue #24), summed apart in selectorUsage", () => {
+    const s = new RunStore(join(mkdtempSync(join(tmpdir(), 'hpt-store-')), 'x.db'));
+    s.createRun({ id: 'r', dataset: 'd', model: 'm', mode: 'adaptive', config: {} });
+    const r = result(0, 2);
+    const call = { seq: 0, purpose: 'selector' as const, model: 'sel', messages: [{ role: 'user' as const, content: 'pick a level' }], output: '2', latencyMs: 5, finishReason: 'stop' };
+    r.selections = [
+      { iteration: 1, level: 2, valid: true, raw: '2', solved: true, call: { ...call, usage: { promptTokens: 7, completionTokens: 30, reasoningTokens: 28 }, reasoning: 'Level 1 is too weak here; 2.' } },
+      { iteration: 2, level: null, valid: false, raw: '', call: { ...call, output: '', usage: { promptTokens: 7, completionTokens: 64, reasoningTokens: 64 }, finishReason: 'length', reasoning: 'Hmm, maybe', truncatedThinking: true } },
+    ];
+    s.saveSample('r', r);
+    const back = [...s.iterSamples('r')][0]!;
+    expect(back.selections).toEqual(r.selections);
+    expect(s.aggregate('r').selectorUsage).toEqual([{ model: 'sel', cached: false, batched: false, calls: 2, promptTokens: 14, completionTokens: 94, reasoningTokens: 92 }]);
+  });
 });
 
 describe('RunStore group commit', () => {

@@ -100,13 +100,13 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-async function run(model: string, extra: string[] = []): Promise<{ summary: Summary; records: SampleRecord[]; store: string }> {
+async function run(model: string, extra: string[] = []): Promise<{ summary: Summary; records: SampleRecord[]; store: string; stderr: string }> {
   const store = join(dir, `${model}.db`);
   const out = join(dir, `${model}.jsonl`);
   const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', `openai:${model}`, '--base-url', server.url, '--store', store, '--out', out, '--json', ...extra]);
   expect(r.code, r.stderr).toBe(0);
   const records = readFileSync(out, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as SampleRecord);
-  return { summary: JSON.parse(r.stdout) as Summary, records, store };
+  return { summary: JSON.parse(r.stdout) as Summary, records, store, stderr: r.stderr };
 }
 
 describe('reasoning models: the thinking is kept apart from the answer', () => {
@@ -179,10 +179,14 @@ describe('reasoning models: the thinking is kept apart from the answer', () => {
   });
 
   it('--compat reference keeps the authors\' behaviour: the whole reply, thinking included, goes to their parsers', async () => {
-    const { records } = await run('inline', ['--compat', 'reference']);
+    const { records, stderr } = await run('inline', ['--compat', 'reference']);
     const first = records[0]!.attempts[0]!;
     expect(first.graded.completion).toContain('<think>');
     expect(first.calls[0]!.reasoning).toBeUndefined();
+    // and says so, once per run
+    expect(stderr.match(/--compat reference: the replies hold thinking blocks .* scored with their thinking/g)).toHaveLength(1);
+    expect((await run('inline')).stderr).not.toContain('--compat reference');
+    expect((await run('plain', ['--compat', 'reference'])).stderr).not.toContain('thinking blocks');
   });
 });
 
@@ -193,7 +197,8 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     const n0 = server.requests.length;
     const low = await runCli([...base, '--reasoning-effort', 'low', '--max-completion-tokens', '4000']);
     expect(low.code, low.stderr).toBe(0);
-    const sent = server.requests.slice(n0);
+    const [probe, ...sent] = server.requests.slice(n0);
+    expect([probe!.reasoningEffort, probe!.maxCompletionTokens, probe!.max_tokens]).toEqual(['low', 16, undefined]);
     expect(sent.length).toBeGreaterThan(0);
     for (const q of sent) expect([q.reasoningEffort, q.maxCompletionTokens, q.max_tokens]).toEqual(['low', 4000, undefined]);
     // another effort is another run: nothing of the low-effort run is answered from the cache
@@ -201,8 +206,12 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     const high = await runCli([...base, '--reasoning-effort', 'high', '--max-completion-tokens', '4000']);
     expect(high.code, high.stderr).toBe(0);
     const highSummary = JSON.parse(high.stdout) as Summary & { runId: string };
-    expect(server.requests.length - n1).toBe(highSummary.calls);
-    expect(server.requests.slice(n1).every((q) => q.reasoningEffort === 'high')).toBe(true);
+    // the run's calls, and before them one probe of the settings (16 tokens, not part of the run)
+    const highSent = server.requests.slice(n1);
+    expect(highSent).toHaveLength(highSummary.calls + 1);
+    expect(highSent[0]!.messages).toEqual([{ role: 'user', content: 'Reply with the word OK.' }]);
+    expect([highSent[0]!.reasoningEffort, highSent[0]!.maxCompletionTokens]).toEqual(['high', 16]);
+    expect(highSent.every((q) => q.reasoningEffort === 'high')).toBe(true);
     // without the flags nothing reasoning-specific is sent
     const n2 = server.requests.length;
     expect((await runCli(base)).code).toBe(0);
@@ -212,16 +221,19 @@ describe('reasoning effort as a setting and an axis of the matrix', () => {
     expect(shown.stdout).toContain('"reasoningEffort":"high"');
   });
 
-  it('--reasoning-effort against an endpoint that refuses it: one line, exit 2, no sample scored', async () => {
+  it('--reasoning-effort against an endpoint that refuses it: one line, exit 2, before the first sample', async () => {
     const store = join(dir, 'no-effort.db');
-    const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:no-effort', '--base-url', server.url, '--store', store, '--reasoning-effort', 'high', '--concurrency', '1']);
+    const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:no-effort', '--base-url', server.url, '--store', store, '--reasoning-effort', 'high', '--concurrency', '8']);
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n').filter((l) => l.trim() !== '');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/does not accept reasoning_effort .*run without --reasoning-effort/);
-    expect(server.requests.filter((q) => q.model === 'no-effort')).toHaveLength(1);
+    // one request, the probe, whatever the concurrency: no sample was sent, and no run was opened
+    const sent = server.requests.filter((q) => q.model === 'no-effort');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.messages).toEqual([{ role: 'user', content: 'Reply with the word OK.' }]);
     const runs = JSON.parse((await runCli(['runs', '--store', store, '--json'])).stdout) as { runs: { done: number }[] };
-    expect(runs.runs.every((x) => x.done === 0)).toBe(true);
+    expect(runs.runs).toEqual([]);
     // without the flag the same endpoint answers
     expect((await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'openai:no-effort', '--base-url', server.url, '--store', store])).code).toBe(0);
   });

@@ -4,7 +4,7 @@
  * summary (`summarize`) or the run marked failed.
  */
 import { randomBytes } from 'node:crypto';
-import { HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult } from '@hpt-bench/sdk';
+import { HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult, splitThinking } from '@hpt-bench/sdk';
 import { loadHubRows } from '../data/hub.js';
 import { OutageBreaker } from '../exec/breaker.js';
 import { EndpointSpread } from '../exec/endpoints.js';
@@ -13,6 +13,7 @@ import { CLAIM_BLOCK } from '../store/claims.js';
 import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
 import { checkBatchable } from './batch.js';
+import { probeReasoningSettings } from './probe.js';
 import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
@@ -69,6 +70,16 @@ export function newRunId(): string {
   return `${t}-${randomBytes(3).toString('hex')}`;
 }
 
+/** Whether a sample's replies hold thinking blocks (`splitThinking`), which `--compat reference` scores as written (issue #24). */
+function holdsThinking(r: SampleResult): boolean {
+  return r.attempts.some((a) =>
+    a.calls.some((c) => {
+      const split = splitThinking(c.output);
+      return split.thinking !== null || split.truncated;
+    }),
+  );
+}
+
 /** The reason a run whose samples all errored or that left errored samples did not complete. */
 function incompleteReason(runId: string, errored: number, total: number, firstError: string | undefined): string {
   return `${errored} of ${total} samples errored (${firstError ?? 'see erroredSamples'}); run ${runId} is not complete: re-run the same command to retry them`;
@@ -76,8 +87,9 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
 
 /**
  * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: check the
- * scorer's environment (`Scorer.preflight`) and read the first sample (an error there, of the configuration or the
- * data, leaves no run row behind), pick and take the run to write to (`openRun`: resume by configuration and data
+ * scorer's environment (`Scorer.preflight`), read the first sample and, when reasoning settings are sent, check that the
+ * endpoint accepts them (`probeReasoningSettings`; an error there, of the configuration or the data, leaves no run row
+ * behind), pick and take the run to write to (`openRun`: resume by configuration and data
  * content; a run live processes execute is joined, its samples shared by claimed blocks: run/share.ts), build the
  * engine with the session's model clients (cache, retries with backoff, AIMD concurrency per endpoint), stream samples
  * (up to `limit`, each `replicates` times) under bounded concurrency through the ladder (or the selector loop),
@@ -112,6 +124,8 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   })[Symbol.asyncIterator]();
   const first = await stream.next();
   if (first.done) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+  // a reasoning setting the endpoint refuses fails here, with one line, before the first sample (issue #24)
+  await probeReasoningSettings(prepared.model, config.generation);
   const version = session.hptBenchVersion;
   const fingerprint = buildFingerprint(prepared, config, version ? { hptBenchVersion: version } : {});
   const opened = openRun(store, config, plan, runId, owner, { dataset: prepared.datasetId, model: prepared.model.id, mode: config.mode ?? 'manual', config: storedConfig, fingerprint: fingerprint as unknown as Record<string, Json> });
@@ -158,6 +172,8 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   const breaker = new OutageBreaker(lanes);
   /** samples the first pass streamed (all of the run's, recorded or not) */
   let streamed = 0;
+  /** --compat reference: whether the run has said that replies hold thinking blocks (once per run) */
+  let toldThinking = false;
   try {
     if (preflight) store.setPreflight(runId, preflight);
     const all = prepend(first.value, stream);
@@ -194,6 +210,10 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       }
       store.saveSample(runId, result, hash);
       share.finish(sample.index);
+      if (config.compat === 'reference' && !toldThinking && holdsThinking(result)) {
+        toldThinking = true;
+        hooks.logger.warn('--compat reference: the replies hold thinking blocks (<think>…</think>); as in the authors\' code they are scored with their thinking (the default strict mode sets thinking apart and scores the answer)');
+      }
       breaker.success();
       progress.done++;
       progress.hpiSum += result.hpi;

@@ -104,6 +104,9 @@ CREATE TABLE IF NOT EXISTS selections (
   finish_reason TEXT,
   cached INTEGER NOT NULL DEFAULT 0,
   batched INTEGER NOT NULL DEFAULT 0,
+  reasoning TEXT,
+  reasoning_tokens INTEGER,
+  truncated_thinking INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (run_id, idx, iteration),
   FOREIGN KEY (run_id, idx) REFERENCES samples(run_id, idx) ON DELETE CASCADE
 );
@@ -173,7 +176,7 @@ export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   samples: { meta: 'TEXT', status: "TEXT NOT NULL DEFAULT 'done'", error: 'TEXT', iteration: 'INTEGER', scores: 'INTEGER NOT NULL DEFAULT 1', records: 'TEXT', sample_hash: 'TEXT' },
   attempts: { extraction: 'TEXT' },
   calls: { cached: 'INTEGER NOT NULL DEFAULT 0', batched: 'INTEGER NOT NULL DEFAULT 0', reasoning: 'TEXT', reasoning_tokens: 'INTEGER', truncated_thinking: 'INTEGER NOT NULL DEFAULT 0' },
-  selections: { batched: 'INTEGER NOT NULL DEFAULT 0' },
+  selections: { batched: 'INTEGER NOT NULL DEFAULT 0', reasoning: 'TEXT', reasoning_tokens: 'INTEGER', truncated_thinking: 'INTEGER NOT NULL DEFAULT 0' },
   runs: { config_hash: 'TEXT', owner: 'TEXT', heartbeat_at: 'TEXT', preflight: 'TEXT', fingerprint: 'TEXT' },
 };
 

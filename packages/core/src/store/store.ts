@@ -75,13 +75,12 @@ export interface StoredAggregate {
   cachedCalls: number;
   promptTokens: number;
   completionTokens: number;
-  /** calls and tokens per ladder level, model and cache state (for usage and cost per level) */
   /** per level, model, cache and batch state: calls and tokens (`reasoningTokens` of `completionTokens`), and the calls that ended inside a thinking block */
   usageByLevel: { level: number; model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number; reasoningTokens?: number; truncatedThinking?: number }[];
   /** adaptive HPF: selections made, of which outside 1..m, and the selector model's calls by model and cache state */
   selections: number;
   invalidSelections: number;
-  selectorUsage: { model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number }[];
+  selectorUsage: { model: string; cached: boolean; batched?: boolean; calls: number; promptTokens: number; completionTokens: number; reasoningTokens?: number }[];
 }
 
 
@@ -387,13 +386,14 @@ export class RunStore implements WriteQueue {
     }
     if (r.selections?.length) {
       const insS = this.stmt(
-        'INSERT INTO selections (run_id, idx, iteration, level, valid, raw, solved, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, cached, batched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO selections (run_id, idx, iteration, level, valid, raw, solved, model, messages, output, prompt_tokens, completion_tokens, latency_ms, finish_reason, cached, batched, reasoning, reasoning_tokens, truncated_thinking) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       for (const s of r.selections) {
         const c = s.call;
         insS.run(
           runId, r.index, s.iteration, s.level, s.valid ? 1 : 0, s.raw === undefined ? null : wellFormed(s.raw), s.solved === undefined ? null : s.solved ? 1 : 0,
           c?.model ?? null, c ? encodeMessages(c.messages, this.putText) : null, c ? wellFormed(c.output) : null, c?.usage.promptTokens ?? 0, c?.usage.completionTokens ?? 0, c?.latencyMs ?? null, c?.finishReason ?? null, c?.cached ? 1 : 0, c?.batched ? 1 : 0,
+          c?.reasoning !== undefined ? wellFormed(c.reasoning) : null, c?.usage.reasoningTokens ?? null, c?.truncatedThinking ? 1 : 0,
         );
       }
     }
@@ -460,9 +460,9 @@ export class RunStore implements WriteQueue {
     const sel = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(1 - valid), 0) AS invalid FROM selections WHERE run_id = ?').get(runId) as { n: number; invalid: number };
     const selectorUsage = (
       this.db
-        .prepare('SELECT model, cached, batched, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM selections WHERE run_id = ? AND model IS NOT NULL GROUP BY model, cached, batched ORDER BY model, cached, batched')
-        .all(runId) as { model: string; cached: number; batched: number; calls: number; p: number; c: number }[]
-    ).map((r) => ({ model: r.model, cached: r.cached === 1, batched: r.batched === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c }));
+        .prepare('SELECT model, cached, batched, COUNT(*) AS calls, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c, COALESCE(SUM(reasoning_tokens), 0) AS r FROM selections WHERE run_id = ? AND model IS NOT NULL GROUP BY model, cached, batched ORDER BY model, cached, batched')
+        .all(runId) as { model: string; cached: number; batched: number; calls: number; p: number; c: number; r: number }[]
+    ).map((r) => ({ model: r.model, cached: r.cached === 1, batched: r.batched === 1, calls: r.calls, promptTokens: r.p, completionTokens: r.c, ...(Number(r.r) ? { reasoningTokens: Number(r.r) } : {}) }));
     const calls = this.db
       .prepare('SELECT COUNT(*) AS calls, COALESCE(SUM(cached), 0) AS cached, COALESCE(SUM(prompt_tokens), 0) AS p, COALESCE(SUM(completion_tokens), 0) AS c FROM calls WHERE run_id = ?')
       .get(runId) as { calls: number; cached: number; p: number; c: number };
