@@ -90,7 +90,11 @@ describe('markers', () => {
     expect(regions('{"answer": 12, "b": 1}')).toEqual([['json-answer', 1, '12', false]]);
     expect(regions('{"answer":12}')).toEqual([['json-answer', 1, '12', false]]);
     expect(regions('{"answer": "12')).toEqual([]);
-    expect(regions("{'answer': 'x'}")).toEqual([]);
+    expect(regions("{'answer': 'x'}")).toEqual([['json-answer', 1, 'x', false]]);
+    expect(regions("{'answer': 'it\\'s B'}")).toEqual([['json-answer', 1, "it\\'s B", false]]);
+    expect(regions("{'answer': 'x")).toEqual([]);
+    expect(regions('{"answer":"42"}')).toEqual([['json-answer', 1, '42', false]]);
+    expect(regions('{"answer" : 42}')).toEqual([['json-answer', 1, '42', false]]);
     expect(regions('"answer":')).toEqual([]);
     expect(regions('"answer": ,')).toEqual([]);
     expect(regions('Final answer: 7')).toEqual([['final-answer', 0, ' 7', true]]);

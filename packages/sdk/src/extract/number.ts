@@ -86,15 +86,15 @@ function sentenceNumber(text: string, s: Region): NumberToken | null {
   }
   const r = { start: from, end: s.end };
   const plain = blankParentheticals(text, r);
-  let tokens = numberTokens(plain, r.start);
+  const tokens = numberTokens(plain, r.start);
   if (tokens.length === 0) return null;
-  // the last clause that holds a number ("..., so she makes $18 every day")
+  // the last clause that holds a number ("..., so she makes $18 every day"): its last number is the sentence's last
+  // number, and an equation counts only when its `=` is in that clause
   let clause = 0;
   for (const m of plain.matchAll(CLAUSE_RE)) {
     const at = (m.index as number) + m[0].length;
     if (tokens.some((t) => t.start >= r.start + at)) clause = at;
   }
-  tokens = tokens.filter((t) => t.start >= r.start + clause);
   const eq = Math.max(plain.lastIndexOf('='), plain.lastIndexOf('≈'));
   if (eq >= clause) {
     const after = tokens.find((t) => t.start >= r.start + eq);

@@ -146,12 +146,12 @@ function closingBrace(text: string, from: number): number {
   return -1;
 }
 
-/** The offset of the `"` closing a JSON string whose content starts at `from`, or -1 (unterminated). */
-function closingQuote(text: string, from: number): number {
+/** The offset of the `quote` (`"`, or `'` in a Python-style dict) closing a string whose content starts at `from`, or -1 (unterminated). */
+function closingQuote(text: string, from: number, quote: string): number {
   for (let i = from; i < text.length; i++) {
     const ch = text[i];
     if (ch === '\\') i++;
-    else if (ch === '"') return i;
+    else if (ch === quote) return i;
   }
   return -1;
 }
@@ -173,7 +173,7 @@ const CHOICE_IS_RE = answerIsRe(true);
 
 /**
  * Every explicit final-answer marker in `text`, ordered by position (`at`). `choice` also reads "the correct option
- * is ..." and "... choice is ...". A JSON `"answer"` field counts only when its string is closed (well-formed);
+ * is ..." and "... choice is ...". A JSON `"answer"` field (or a Python-style `{'answer': 'B'}`) counts only when its string is closed (well-formed);
  * a bare JSON value (a number, `true`) runs to the next `,`, `}` or line end.
  */
 export function findMarkers(text: string, choice = false): Marker[] {
@@ -198,10 +198,10 @@ export function findMarkers(text: string, choice = false): Marker[] {
     for (const m of text.matchAll(JSON_ANSWER_RE)) {
       const from = (m.index as number) + m[0].length;
       const q = text[from];
-      if (q === '"') {
-        const close = closingQuote(text, from + 1);
+      if (q === '"' || q === "'") {
+        const close = closingQuote(text, from + 1, q);
         if (close >= 0) out.push({ rule: 'json-answer', at: m.index as number, region: { start: from + 1, end: close }, clip: false });
-      } else if (q !== "'" && q !== undefined) {
+      } else {
         const rest = /^[^,}\n]*/u.exec(text.slice(from)) as RegExpExecArray;
         if (rest[0].trim() !== '') out.push({ rule: 'json-answer', at: m.index as number, region: { start: from, end: from + rest[0].length }, clip: false });
       }
