@@ -10,6 +10,8 @@ export const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url)
 /** The outcome of one CLI process. */
 export interface CliResult {
   code: number | null;
+  /** the signal that ended the process (`startCli` only), else null */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -23,15 +25,15 @@ export interface StartedCli {
 
 /**
  * Start the built CLI without waiting for it (signals, several processes at once), in the same minimal environment as
- * `runCli` (PATH, HOME, NO_COLOR).
+ * `runCli` (PATH, HOME, NO_COLOR), `env` added to it.
  */
-export function startCli(args: string[]): StartedCli {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startCli(args: string[], options: { env?: Record<string, string> } = {}): StartedCli {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<CliResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<CliResult>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
   return { pid: child.pid!, kill: (signal) => child.kill(signal), done };
 }
 

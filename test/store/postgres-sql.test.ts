@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import pg from 'pg';
-import { CURSOR_ROWS, numberPlaceholders, postgresDdl, STORE_LOCK } from '../../packages/core/src/store/postgres.js';
+import { CURSOR_ROWS, DEFAULT_STORE_TIMEOUT_S, numberPlaceholders, postgresDdl, STORE_LOCK, storeTimeoutMs } from '../../packages/core/src/store/postgres.js';
 import { isPostgresUrl, PostgresDatabase, RunStore, storeLabel } from '@hpt-bench/core';
 import { POSTGRES_MISSING, startPostgres, warnIfPostgresMissing } from '../helpers/postgres.js';
 
@@ -155,6 +155,19 @@ describe.skipIf(POSTGRES_MISSING)('iterate on PostgreSQL streams through a serve
       ro.close();
     } finally {
       server.stop();
+    }
+  });
+});
+
+describe('storeTimeoutMs: the bound of one request (HPT_STORE_TIMEOUT, seconds)', () => {
+  it('defaults to DEFAULT_STORE_TIMEOUT_S, reads seconds (fractions too), refuses anything else with E_CONFIG', () => {
+    expect(storeTimeoutMs({})).toBe(DEFAULT_STORE_TIMEOUT_S * 1000);
+    expect(storeTimeoutMs({ HPT_STORE_TIMEOUT: ' ' })).toBe(DEFAULT_STORE_TIMEOUT_S * 1000);
+    expect(storeTimeoutMs({ HPT_STORE_TIMEOUT: '3' })).toBe(3000);
+    expect(storeTimeoutMs({ HPT_STORE_TIMEOUT: '0.25' })).toBe(250);
+    expect(storeTimeoutMs({ HPT_STORE_TIMEOUT: '86400' })).toBe(86_400_000);
+    for (const bad of ['0', '-1', 'abc', '1e9', 'Infinity', '86401']) {
+      expect(() => storeTimeoutMs({ HPT_STORE_TIMEOUT: bad })).toThrow(expect.objectContaining({ code: 'E_CONFIG', message: expect.stringContaining(`got '${bad}'`) }));
     }
   });
 });

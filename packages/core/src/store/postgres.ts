@@ -14,8 +14,16 @@
  * INTEGER columns become BIGINT and REAL columns DOUBLE PRECISION; BIGINT (int8) and NUMERIC results (COUNT, SUM) are
  * read back as JS numbers. Statements are prepared on the server once per connection (named statements).
  * HPT_PG_DEBUG=1 prints every request to stderr.
+ *
+ * Every request ends within a bound (issue #25: a connection that goes silent must not hang the run): `HPT_STORE_TIMEOUT`
+ * seconds (default `DEFAULT_STORE_TIMEOUT_S`). A request that the server has not answered by then closes the handle
+ * and throws `E_STORE` (exit code 1): what was committed stays, and the same command continues the run. While a request
+ * waits, the main thread is blocked and cannot run JavaScript signal handlers, so after `SLOW_STORE_MS` of waiting the
+ * process's SIGINT/SIGTERM listeners are set aside until the answer: a signal then ends the process at once, by its
+ * default action (exit status 130 / 143; the server rolls back the open transaction), rather than after the bound.
  */
 import { createRequire } from 'node:module';
+import { HptError } from '@hpt-bench/sdk';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { Dialect, SqlDatabase, SqlRunResult, SqlStatement, SqlTransaction } from './sql.js';
 import { quoteIdent } from './sql.js';
@@ -43,6 +51,7 @@ pg.types.setTypeParser(1700, toNumber); // numeric (SUM of BIGINT)
 const client = new pg.Client({
   connectionString: workerData.url,
   connectionTimeoutMillis: workerData.connectTimeoutMs,
+  keepAlive: true,
   ...(workerData.readonly ? { options: '-c default_transaction_read_only=on' } : {}),
 });
 let broken;
@@ -165,6 +174,45 @@ export const CURSOR_ROWS = 1000;
 /** Any 64-bit key: the advisory lock every `immediate` transaction of a database takes (see `SqlTransaction`). */
 export const STORE_LOCK = 0x6870745f62656e;
 
+/** The bound of one request to the server when `HPT_STORE_TIMEOUT` is not set (seconds). */
+export const DEFAULT_STORE_TIMEOUT_S = 60;
+
+/** How long a request waits with the process's signal listeners in place (ms); see the file comment. */
+export const SLOW_STORE_MS = 1000;
+
+/**
+ * The bound of one store request in ms: `HPT_STORE_TIMEOUT` (seconds, a number in (0, 86400]) from `env`, else
+ * `DEFAULT_STORE_TIMEOUT_S`.
+ * @throws HptError `E_CONFIG` (exit code 2) when the variable is set to anything else.
+ */
+export function storeTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.HPT_STORE_TIMEOUT;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_STORE_TIMEOUT_S * 1000;
+  const s = Number(raw);
+  if (!Number.isFinite(s) || s <= 0 || s > 86_400) throw new HptError('E_CONFIG', `HPT_STORE_TIMEOUT must be a number of seconds in (0, 86400], got '${raw}'`, { exitCode: 2 });
+  return Math.ceil(s * 1000);
+}
+
+/** The signals whose listeners a long store wait sets aside (see the file comment). */
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * `Atomics.wait` on `flag` (until it leaves 0) for at most `timeoutMs`: the first `SLOW_STORE_MS` with the signal
+ * listeners in place, the rest without them, so that a signal ends a process whose store is stuck.
+ * @returns whether the flag was set (false: timed out)
+ */
+function waitAnswer(flag: Int32Array, timeoutMs: number): boolean {
+  if (Atomics.wait(flag, 0, 0, Math.min(timeoutMs, SLOW_STORE_MS)) !== 'timed-out') return true;
+  if (timeoutMs <= SLOW_STORE_MS) return false;
+  const aside = SIGNALS.map((signal) => [signal, process.listeners(signal)] as const);
+  for (const [signal] of aside) process.removeAllListeners(signal);
+  try {
+    return Atomics.wait(flag, 0, 0, timeoutMs - SLOW_STORE_MS) !== 'timed-out';
+  } finally {
+    for (const [signal, listeners] of aside) for (const l of listeners) if (!process.listeners(signal).includes(l)) process.on(signal, l);
+  }
+}
+
 interface Answer {
   rows?: Record<string, unknown>[];
   changes?: number;
@@ -188,9 +236,18 @@ export class PostgresDatabase implements SqlDatabase {
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private depth = 0;
   private closed = false;
+  /** set when a request timed out: the handle is closed and every later request throws it */
+  private lost: HptError | undefined;
   private readonly translated = new Map<string, string>();
+  /** the bound of one request (ms) */
+  private readonly timeoutMs: number;
 
-  constructor(url: string, private readonly options: { readonly?: boolean; connectTimeoutMs?: number } = {}) {
+  /**
+   * @param options.timeoutMs the bound of one request (default: `storeTimeoutMs()`, from `HPT_STORE_TIMEOUT`)
+   * @throws HptError `E_CONFIG` for an invalid `HPT_STORE_TIMEOUT`
+   */
+  constructor(url: string, private readonly options: { readonly?: boolean; connectTimeoutMs?: number; timeoutMs?: number } = {}) {
+    this.timeoutMs = options.timeoutMs ?? storeTimeoutMs();
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
@@ -213,14 +270,30 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
-  /** Send one request to the worker and wait for its answer (`unnamed`: a query not kept as a prepared statement). */
+  /**
+   * Send one request to the worker and wait for its answer (`unnamed`: a query not kept as a prepared statement), at
+   * most `timeoutMs` (the constructor's first request) or the handle's bound.
+   * @throws HptError `E_STORE` (exit code 1) when the bound passes (the handle is then closed), and on every later request
+   */
   private call(req: { op: 'query' | 'exec' | 'close' | 'batch'; sql?: string; params?: unknown[]; items?: { sql: string; params: unknown[] }[]; unnamed?: boolean }, timeoutMs?: number): Answer {
+    if (this.lost) throw this.lost;
     if (req.op !== 'batch') this.sendPending();
     if (this.closed) throw new PostgresError('the database connection is closed', 'E_CLOSED');
     if (process.env.HPT_PG_DEBUG) process.stderr.write(`[pg] ${req.op} ${req.sql ?? ''}\n`);
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage(req);
-    if (Atomics.wait(this.flag, 0, 0, timeoutMs) === 'timed-out') throw new PostgresError(`the PostgreSQL client did not answer within ${timeoutMs} ms`, 'E_WORKER');
+    if (!waitAnswer(this.flag, timeoutMs ?? this.timeoutMs)) {
+      if (timeoutMs !== undefined) throw new PostgresError(`the PostgreSQL client did not answer within ${timeoutMs} ms`, 'E_WORKER');
+      this.closed = true;
+      this.pending = [];
+      void this.worker.terminate();
+      this.lost = new HptError(
+        'E_STORE',
+        `the PostgreSQL store did not answer within ${this.timeoutMs / 1000} s (the connection is lost or the server is stuck; HPT_STORE_TIMEOUT sets the bound): the connection is closed, what was committed is kept, and the same command continues the run`,
+        { exitCode: 1 },
+      );
+      throw this.lost;
+    }
     const msg = receiveMessageOnPort(this.port)?.message as Answer | undefined;
     if (!msg) throw new PostgresError('the PostgreSQL worker gave no answer', 'E_WORKER');
     if (msg.error) throw new PostgresError(msg.error.message, msg.error.code, msg.error.detail);
@@ -387,7 +460,7 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   close(): void {
-    if (this.closed) return;
+    if (this.closed || this.lost) return;
     try {
       this.call({ op: 'close' });
     } finally {
