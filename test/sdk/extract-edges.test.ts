@@ -221,6 +221,13 @@ describe('first lines and yes/no', () => {
     expect(extractFirstLine('French: Bonjour', { cues: ['French:  '] })?.value).toBe('Bonjour');
   });
 
+  it('the span of a first line after blank lines (\\n, \\r\\n, \\r) counts every line ending', () => {
+    const text = '\n\r\n \r  Bonjour.\nAu revoir.';
+    expect(extractFirstLine(text)).toEqual({ value: 'Bonjour.', rule: 'first-line', span: [7, 15] });
+    expect(text.slice(7, 15)).toBe('Bonjour.');
+    expect(extractFirstLine('French:\r\n\r\nBonjour', { cue: 'French:' })).toEqual({ value: 'Bonjour', rule: 'first-line', span: [11, 18] });
+  });
+
   it('"not" and "is not" with runs of spaces negate', () => {
     expect(extractYesNo('not  true')).toMatchObject({ value: false, rule: 'answer-first' });
     expect(extractYesNo('Hmm.\nThe claim is  not true')).toMatchObject({ value: false, rule: 'final-sentence' });
