@@ -3,8 +3,8 @@
  * plugin's request lines and output / error file parsing, against the real openai SDK's Batch API shapes.
  */
 import { describe, expect, it } from 'vitest';
-import { isModelCallError, type ModelRequest, splitBatchLines } from '@hpt-bench/core';
-import { batchRequestLine, OPENAI_BATCH_FILE_LIMITS, parseBatchFile, parseBatchLine } from '../../plugins/openai/src/batch.js';
+import { type ModelRequest, splitBatchLines } from '@hpt-bench/core';
+import { batchRequestLine, OPENAI_BATCH_FILE_LIMITS, parseBatchFile, parseBatchLine, salvageCustomId } from '../../plugins/openai/src/batch.js';
 import { chatRequestBody } from '../../plugins/openai/src/request.js';
 
 const REQ: ModelRequest = { messages: [{ role: 'user', content: 'Is the sky blue?' }], temperature: 0.6, topP: 0.9, maxTokens: 16 };
@@ -72,17 +72,23 @@ describe('OpenAI batch lines', () => {
     expect('error' in r && r.error.kind).toBe('client');
   });
 
-  it('a file: blank lines skipped; a line that is not JSON or has no custom_id is a server error', () => {
+  it('a file: blank lines skipped; a garbled line is a retryable failed line of the call it names, and left out when it names none', () => {
     const ok = JSON.stringify({ custom_id: 'a', response: { status_code: 200, body: { choices: [{ message: { content: 'x' } }] } } });
-    expect(parseBatchFile(`${ok}\n\n${ok.replace('"a"', '"b"')}\n`, CTX).map((r) => r.customId)).toEqual(['a', 'b']);
-    for (const bad of ['{not json', '{"response": {}}']) {
-      let caught: unknown;
-      try {
-        parseBatchFile(bad, CTX);
-      } catch (e) {
-        caught = e;
-      }
-      expect(isModelCallError(caught) && caught.kind).toBe('server');
-    }
+    const cut = ok.replace('"a"', '"c"').slice(0, 40);
+    const results = parseBatchFile(`${ok}\n\n${cut}\n\u0000<html>502</html>\n{"response": {}}\n${ok.replace('"a"', '"b"')}\n`, CTX);
+    expect(results.map((r) => r.customId)).toEqual(['a', 'c', 'b']);
+    const garbled = results[1]!;
+    expect('error' in garbled && [garbled.error.kind, garbled.error.retryable]).toEqual(['server', true]);
+    expect('error' in garbled && garbled.error.message).toMatch(/batch result line that is not JSON for call c: \{"custom_id":"c"/);
+    // JSON, but not an object with a string custom_id: named when a custom_id can still be read, else left out
+    const noId = parseBatchLine('{"custom_id": 7, "response": {"custom_id": "d"}}', CTX)!;
+    expect('error' in noId && [noId.customId, noId.error.kind, noId.error.message]).toEqual(['d', 'server', expect.stringMatching(/line without a custom_id for call d/)]);
+    for (const bad of ['{not json', '[1, 2]', '"custom_id"', '{"custom_id": 7}']) expect(parseBatchLine(bad, CTX)).toBeUndefined();
+  });
+
+  it('salvageCustomId reads the custom_id of a line cut short, escapes included, and nothing from a line without one', () => {
+    expect(salvageCustomId('{"id":"l1","custom_id" : "k\\"ey\\u00e9","response":{"status_co')).toBe('k"eyé');
+    expect(salvageCustomId('{"id":"l1","custom_id":"unterminated')).toBeUndefined();
+    expect(salvageCustomId('<html>502 Bad Gateway</html>')).toBeUndefined();
   });
 });

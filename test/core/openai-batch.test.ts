@@ -3,7 +3,7 @@
  * the Files + Batches API: upload, create, find by input file, poll, read output and error files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isHptError } from '@hpt-bench/core';
+import { isHptError, isModelCallError } from '@hpt-bench/core';
 import { OpenAIChatModel } from '../../plugins/openai/src/openai.js';
 import { type BatchServer, startOpenAIBatchServer } from '../helpers/openai-batch-server.js';
 
@@ -33,6 +33,43 @@ describe('OpenAIBatch', () => {
     const bad = results.find((r) => r.customId === 'bad')!;
     expect('error' in bad && [bad.error.kind, bad.error.retryable]).toEqual(['server', true]);
     expect(s.state.submissions).toEqual({ a: 1, bad: 1 });
+  });
+
+  it('a batch the endpoint does not know (any more) is a client error with status 404, not the end of the run', async () => {
+    const model = new OpenAIChatModel('m', { baseUrl: s.url });
+    let caught: unknown;
+    try {
+      await model.batch.status('batch-404');
+    } catch (e) {
+      caught = e;
+    }
+    expect(isModelCallError(caught) && [caught.kind, caught.status, caught.retryable]).toEqual(['client', 404, false]);
+    expect((caught as Error).message).toBe(`${s.url} has no batch batch-404 (HTTP 404): it is gone there (e.g. a gateway restarted without its state)`);
+  });
+
+  it('garbled and duplicated output lines: every readable line is returned, a cut line as a failed line of its call, noise left out', async () => {
+    const g = await startOpenAIBatchServer({
+      answer: (req) => ({ text: `echo ${req.messages.at(-1)!.content}` }),
+      completeAfterMs: 0,
+      garbleLine: (id) => (id === 'cut' ? 'truncated' : id === 'noise' ? 'noise' : undefined),
+      duplicateLine: (id) => (id === 'twice' ? 'identical' : id === 'other' ? 'conflicting' : undefined),
+    });
+    try {
+      const b = new OpenAIChatModel('m', { baseUrl: g.url }).batch;
+      const ids = ['ok', 'cut', 'noise', 'twice', 'other'];
+      const status = await b.status(await b.create(await b.upload(ids.map((id) => b.encode({ customId: id, request: REQ(id) })))));
+      const results = await b.results(status);
+      expect(results.map((r) => [r.customId, 'response' in r ? r.response.text : r.error.kind])).toEqual([
+        ['ok', 'echo ok'],
+        ['cut', 'server'],
+        ['twice', 'echo twice'],
+        ['twice', 'echo twice'],
+        ['other', 'echo other'],
+        ['other', 'conflicting answer'],
+      ]);
+    } finally {
+      await g.stop();
+    }
   });
 
   it('an endpoint without the Batch API (404) ends the run with E_ENDPOINT naming --batch', async () => {

@@ -10,6 +10,14 @@
  * - `POST /v1/chat/completions`: answered by `answer` at once.
  * It counts submissions per custom_id, and keeps its state (files, batches, counts) in `statePath` when given, so it can
  * be stopped and started again (`restart`) without losing a batch.
+ *
+ * Faults a real provider or gateway shows, scripted per custom_id and submission (issue 25):
+ * - `restart({ idsFromStart: true })`: a gateway restarted without its state: its files and batches are gone and its ids
+ *   start again (`file-in-1`, `batch-2`, ...), so new batches get the ids of earlier ones (submission counts are kept);
+ * - `garbleLine`: the line of a custom_id in the output file is `truncated` (cut in the middle: not JSON, its custom_id
+ *   still readable) or `noise` (bytes that are not JSON and name no custom_id);
+ * - `duplicateLine`: the output file holds the line of a custom_id twice: `identical` (the same line again) or
+ *   `conflicting` (a second line with another answer, `conflictingAnswer`, after the first).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +36,12 @@ export interface BatchServerOptions {
   failLine?(customId: string, submission: number): boolean;
   /** keep the state in this JSON file (read on start when it exists) */
   statePath?: string;
+  /** whether (and how) the output line of the `submission`-th submission of `customId` is garbled (module comment) */
+  garbleLine?(customId: string, submission: number): 'truncated' | 'noise' | undefined;
+  /** whether the output line of the `submission`-th submission of `customId` comes twice, and how (module comment) */
+  duplicateLine?(customId: string, submission: number): 'identical' | 'conflicting' | undefined;
+  /** the text of a `conflicting` duplicate (default `conflicting answer`) */
+  conflictingAnswer?(req: ReceivedRequest): string;
 }
 
 interface FakeBatch {
@@ -58,8 +72,11 @@ export interface BatchServer {
   state: BatchServerState;
   /** stop listening (state kept) */
   stop(): Promise<void>;
-  /** listen again on the same port, state read back from `statePath` when given */
-  restart(): Promise<void>;
+  /**
+   * listen again on the same port, state read back from `statePath` when given; with `idsFromStart` the files and
+   * batches are forgotten and ids start again from 1 (a gateway restarted without its state), counts kept
+   */
+  restart(options?: { idsFromStart?: boolean }): Promise<void>;
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -102,8 +119,18 @@ export async function startOpenAIBatchServer(options: BatchServerOptions): Promi
       const nth = api.state.submissions[l.custom_id] ?? 1;
       const reply: BatchReply = options.failLine?.(l.custom_id, nth) ? { status: 500, message: 'scripted line failure' } : options.answer(req);
       const rid = `req-${++api.state.next}`;
-      if ('text' in reply) out.push(JSON.stringify({ id: `line-${rid}`, custom_id: l.custom_id, response: { status_code: 200, request_id: rid, body: completion(req, reply.text, `chatcmpl-${rid}`) }, error: null }));
-      else err.push(JSON.stringify({ id: `line-${rid}`, custom_id: l.custom_id, response: { status_code: reply.status, request_id: rid, body: { error: { message: reply.message ?? `HTTP ${reply.status}` } } }, error: null }));
+      if ('text' in reply) {
+        const line = JSON.stringify({ id: `line-${rid}`, custom_id: l.custom_id, response: { status_code: 200, request_id: rid, body: completion(req, reply.text, `chatcmpl-${rid}`) }, error: null });
+        const garble = options.garbleLine?.(l.custom_id, nth);
+        out.push(garble === 'truncated' ? line.slice(0, Math.floor(line.length / 2)) : garble === 'noise' ? '\u0000\u0001 <html>502 Bad Gateway</html> \u00ff' : line);
+        const duplicate = options.duplicateLine?.(l.custom_id, nth);
+        if (duplicate === 'identical') out.push(line);
+        if (duplicate === 'conflicting') {
+          const other = options.conflictingAnswer?.(req) ?? 'conflicting answer';
+          const did = `req-${++api.state.next}`;
+          out.push(JSON.stringify({ id: `line-${did}`, custom_id: l.custom_id, response: { status_code: 200, request_id: did, body: completion(req, other, `chatcmpl-${did}`) }, error: null }));
+        }
+      } else err.push(JSON.stringify({ id: `line-${rid}`, custom_id: l.custom_id, response: { status_code: reply.status, request_id: rid, body: { error: { message: reply.message ?? `HTTP ${reply.status}` } } }, error: null }));
     }
     b.status = 'completed';
     if (out.length) api.state.files[(b.output_file_id = newId('file-out'))] = `${out.join('\n')}\n`;
@@ -200,9 +227,13 @@ export async function startOpenAIBatchServer(options: BatchServerOptions): Promi
       server.close(() => r());
       server = undefined;
     });
-  api.restart = async () => {
+  api.restart = async (how = {}) => {
     await api.stop();
     if (options.statePath) api.state = load();
+    if (how.idsFromStart) {
+      api.state = { ...api.state, next: 0, files: {}, batches: {} };
+      save();
+    }
     await listen();
   };
   await listen();

@@ -4,8 +4,8 @@
  * submitted with the Batches API (`completion_window: '24h'`), polled, and the output and error files read back line by
  * line (streamed: an output file can be far larger than one string may be).
  */
-import OpenAI, { toFile } from 'openai';
-import { type BatchLineResult, type BatchModel, type BatchRequestLine, type BatchStatus, HptError, isModelCallError, ModelCallError, type ModelRequest } from '@hpt-bench/sdk';
+import OpenAI, { APIError, toFile } from 'openai';
+import { type BatchLineResult, type BatchModel, type BatchRequestLine, type BatchStatus, HptError, isModelCallError, ModelCallError, type ModelRequest, type ModelResponse, otherModelReason, servesModel } from '@hpt-bench/sdk';
 import { chatRequestBody } from './request.js';
 import { completionFromBody, oneLine } from './response.js';
 
@@ -22,42 +22,73 @@ export interface BatchParseContext {
   endpoint: string;
   model: string;
   maxResponseBytes: number;
+  /** the name the endpoint gives `model` (`--served-model`; see `CompletionContext.servedModel`) */
+  servedModel?: string;
 }
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
+ * The custom_id of a line that is not a readable result (cut short, or broken JSON after its custom_id): the value of
+ * its first `"custom_id": "..."` pair, when one can be made out, else undefined.
+ */
+export function salvageCustomId(line: string): string | undefined {
+  const m = /"custom_id"\s*:\s*("(?:[^"\\\u0000-\u001f]|\\.)*")/.exec(line);
+  if (!m) return undefined;
+  try {
+    const id = JSON.parse(m[1]!) as unknown;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * One line of a batch output or error file, `{id, custom_id, response: {status_code, body} | null, error: {code,
  * message} | null}`, as a `BatchLineResult`:
  * - status 200: the body through `completionFromBody` (checked like an online answer); a body that is not a chat
- *   completion is a retryable `server` error of that line;
+ *   completion is a retryable `server` error of that line, and one whose `model` names another model than the one
+ *   asked for (`servesModel`) a non-retryable `client` error;
  * - another status: `rate-limit` (429), `timeout` (408), `server` (5xx), else `client` (not retried);
- * - no response, with an `error` (e.g. `batch_expired`): a retryable `timeout` naming the code.
- * @returns undefined for a blank line; @throws ModelCallError `server` for a line that is not such an object.
+ * - no response, with an `error` (e.g. `batch_expired`): a retryable `timeout` naming the code;
+ * - a line that is not JSON, or not an object with a string custom_id (a garbled or truncated line): a failed line, a
+ *   retryable `server` error of the call whose custom_id can still be read from it (`salvageCustomId`).
+ * @returns undefined for a blank line, and for an unreadable line that names no custom_id (its call is then left
+ *   without a result, which the batcher treats as a failed line too).
  */
 export function parseBatchLine(line: string, ctx: BatchParseContext): BatchLineResult | undefined {
   if (!line.trim()) return undefined;
   let data: unknown;
+  let unreadable: string | undefined;
   try {
     data = JSON.parse(line);
+    if (!isObject(data) || typeof data.custom_id !== 'string') unreadable = 'without a custom_id';
   } catch {
-    throw new ModelCallError('server', `${ctx.endpoint} returned a batch result line that is not JSON: ${oneLine(line, 200)}`);
+    unreadable = 'that is not JSON';
   }
-  if (!isObject(data) || typeof data.custom_id !== 'string') throw new ModelCallError('server', `${ctx.endpoint} returned a batch result line without a custom_id: ${oneLine(line, 200)}`);
-  const customId = data.custom_id;
+  if (unreadable !== undefined || !isObject(data)) {
+    const customId = salvageCustomId(line);
+    if (customId === undefined) return undefined;
+    return { customId, error: new ModelCallError('server', `${ctx.endpoint} (model ${ctx.model}) returned a batch result line ${unreadable ?? 'that is not an object'} for call ${customId}: ${oneLine(line, 200)}`) };
+  }
+  const customId = data.custom_id as string;
   const where = `${ctx.endpoint} (model ${ctx.model}, batch line ${customId})`;
   const response = isObject(data.response) ? data.response : undefined;
   const error = isObject(data.error) ? data.error : undefined;
   if (response) {
     const status = typeof response.status_code === 'number' ? response.status_code : 0;
     if (status === 200) {
+      let completion: Omit<ModelResponse, 'latencyMs'>;
       try {
-        return { customId, response: completionFromBody(response.body, { endpoint: ctx.endpoint, model: ctx.model, maxResponseBytes: ctx.maxResponseBytes }) };
+        completion = completionFromBody(response.body, { endpoint: ctx.endpoint, model: ctx.model, maxResponseBytes: ctx.maxResponseBytes, ...(ctx.servedModel !== undefined ? { servedModel: ctx.servedModel } : {}) });
       } catch (e) {
         if (isModelCallError(e)) return { customId, error: e };
         return { customId, error: new ModelCallError('server', `${where}: ${(e as Error).message}`) };
       }
+      // answered by another model than the one asked for (`servesModel`): not retried, never scored or cached
+      if (!servesModel(ctx.model, completion.model)) return { customId, error: new ModelCallError('client', `${where} ${otherModelReason(ctx.model, completion.model!)}`) };
+      return { customId, response: completion };
     }
     const body = isObject(response.body) ? response.body : {};
     const detail = isObject(body.error) && typeof body.error.message === 'string' ? oneLine(body.error.message, 300) : 'no message';
@@ -72,7 +103,7 @@ export function parseBatchLine(line: string, ctx: BatchParseContext): BatchLineR
   return { customId, error: new ModelCallError('timeout', `${where} did not run (${code}: ${message})`) };
 }
 
-/** Every result of a JSONL batch file's text (`parseBatchLine` per line; blank lines skipped). */
+/** Every result of a JSONL batch file's text (`parseBatchLine` per line; blank lines and unreadable lines naming no custom_id skipped). */
 export function parseBatchFile(text: string, ctx: BatchParseContext): BatchLineResult[] {
   const out: BatchLineResult[] = [];
   let start = 0;
@@ -164,12 +195,25 @@ export class OpenAIBatch implements BatchModel {
     }
   }
 
-  /** The batch's state: validating / in_progress / finalizing / cancelling are `pending`; the others are final. */
+  /**
+   * The batch's state: validating / in_progress / finalizing / cancelling are `pending`; the others are final.
+   * @throws ModelCallError `client` with status 404 when the endpoint's Batch API does not know the batch (any more:
+   *   HTTP 404 for it while listing batches works); otherwise the chat model's mapping of the error (`explain`).
+   */
   async status(id: string): Promise<BatchStatus> {
     let b: OpenAI.Batches.Batch;
     try {
       b = await this.client.batches.retrieve(id);
     } catch (e) {
+      if (e instanceof APIError && e.status === 404) {
+        // the Batch API answers (its list does) but does not know this batch: it is gone there
+        try {
+          await this.client.batches.list({ limit: 1 });
+        } catch (probe) {
+          throw this.explain(probe);
+        }
+        throw new ModelCallError('client', `${this.ctx.endpoint} has no batch ${oneLine(id, 100)} (HTTP 404): it is gone there (e.g. a gateway restarted without its state)`, { status: 404 });
+      }
       throw this.explain(e);
     }
     if (PENDING.has(b.status)) return { state: 'pending' };
@@ -180,7 +224,11 @@ export class OpenAIBatch implements BatchModel {
     return { state: b.status, ...(b.output_file_id ? { outputFileId: b.output_file_id } : {}), ...(b.error_file_id ? { errorFileId: b.error_file_id } : {}), ...(message ? { message } : {}) };
   }
 
-  /** The results in the batch's output and error files, streamed and parsed line by line (`parseBatchLine`). */
+  /**
+   * The results in the batch's output and error files, streamed and parsed line by line (`parseBatchLine`): a garbled
+   * line is a failed line of its call, or left out when it names none; several lines of one call are all returned
+   * (the batcher decides what they mean).
+   */
   async results(status: BatchStatus): Promise<BatchLineResult[]> {
     const out: BatchLineResult[] = [];
     for (const fileId of [status.outputFileId, status.errorFileId]) {

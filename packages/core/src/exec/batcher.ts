@@ -6,11 +6,21 @@
  * is unchanged: with every sample in flight at once, level 1 of all samples is one round, level 2 of the unsolved the
  * next, each chained call (least-to-most steps, the knowledge call, the selector's call) its own round.
  *
- * Crash safety: each batch is recorded in the store (`batches` table) once its input file is uploaded (state
- * `uploaded`) and again once created (`submitted`, with the provider's id); a run interrupted while a batch is in
- * flight and run again finds the batch by its custom ids (the calls' cache keys) and polls it instead of submitting
- * again — a batch recorded as `uploaded` only is looked up at the provider by its input file (`BatchModel.find`)
- * before it is created from that file; a batch whose results were consumed is marked so, and its lines are cache hits.
+ * Crash safety: each batch is recorded in the store (`batches` table, keyed by endpoint and batch id) once its input
+ * file is uploaded (state `uploaded`) and again once created (`submitted`, with the provider's id); a run interrupted
+ * while a batch is in flight and run again finds the batch by its custom ids (the calls' cache keys) and polls it
+ * instead of submitting again — a batch recorded as `uploaded` only is looked up at the provider by its input file
+ * (`BatchModel.find`) before it is created from that file; a batch whose results were consumed is marked so, and its
+ * lines are cache hits. A batch lives at the endpoint that created it: a run resumed with another endpoint while one of
+ * its batches is in flight is refused with one line naming the batch's endpoint (polling it there, or submitting its
+ * calls again here, is the user's choice: `--base-url` or `--new`). A batch its endpoint no longer has (HTTP 404 for
+ * it, or its uploaded file refused: a gateway restarted without its state) is marked `lost` and its calls are
+ * submitted again.
+ *
+ * Untrusted output files: each call gets exactly one result per batch. A line that cannot be read is a failed line of
+ * its call (the plugin names it when it can; a call left without any readable line fails the same way); several lines
+ * for one call count once when they are identical and are a fault of that call when they differ; lines of calls the
+ * batch does not hold are ignored. Such failed calls go into the next round like error lines, up to `maxRetries`.
  */
 import { type BatchLineResult, type BatchModel, type BatchStatus, type BatchSummary, HptError, isModelCallError, type Logger, type Model, ModelCallError, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
 import type { StoredBatch, StoredBatchState } from '../store/batches.js';
@@ -18,11 +28,14 @@ import type { CallCache } from '../store/cache.js';
 import { splitBatchLines } from './batch-file.js';
 import { cacheable, endpointForCache } from './cache-key.js';
 
-/** The store operations the batcher needs (`RunStore` has them). */
+/**
+ * The store operations the batcher needs (`RunStore` has them; store/batches.ts): batches are known by endpoint
+ * (credential-free, null for none) and id together.
+ */
 export interface BatchLedger {
   recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void;
-  assignBatch(uploadedId: string, batchId: string): void;
-  updateBatch(id: string, state: StoredBatchState, extra?: { outputFileId?: string; errorFileId?: string; finishedAt?: string }): void;
+  assignBatch(endpoint: string | null, uploadedId: string, batchId: string): void;
+  updateBatch(endpoint: string | null, id: string, state: StoredBatchState, extra?: { outputFileId?: string; errorFileId?: string; finishedAt?: string }): void;
   unconsumedBatches(model: string): StoredBatch[];
 }
 
@@ -79,6 +92,15 @@ interface Queued {
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What makes two result lines of one call the same: the response as the plugin parsed it (text, usage, finish
+ * reason, ...), or the error's kind, status and message. Provider line and request ids are not part of it, so a line
+ * written twice counts once.
+ */
+function fingerprintOf(r: BatchLineResult): string {
+  return 'response' in r ? JSON.stringify({ response: r.response }) : JSON.stringify({ error: [r.error.kind, r.error.status ?? null, r.error.message] });
+}
 
 /** A provider's final batch states. */
 const FINAL = new Set(['completed', 'failed', 'expired', 'cancelled']);
@@ -174,10 +196,17 @@ export class Batcher {
     const results = new Map<string, BatchLineResult>();
     let fatal: unknown;
     try {
+      // every model's stored batches first: a refusal (a batch of this run at another endpoint) comes before any upload
+      const unread = new Map<Model, StoredBatch[]>();
+      for (const [model, list] of byModel) {
+        const stored = this.options.ledger().unconsumedBatches(model.id);
+        this.refuseMovedBatches(model, list, stored);
+        unread.set(model, stored);
+      }
       await Promise.all(
         [...byModel].map(async ([model, list]) => {
           info.customIds[model.id] = list.map((q) => q.customId);
-          for (const r of await this.runModelRound(model, list, round, info)) results.set(r.customId, r);
+          for (const r of await this.runModelRound(model, list, unread.get(model)!, round, info)) results.set(r.customId, r);
         }),
       );
     } catch (e) {
@@ -194,7 +223,7 @@ export class Batcher {
         for (const w of q.waiters) w.resolve(response);
         continue;
       }
-      const error = r && 'error' in r ? r.error : new ModelCallError('timeout', `batch line ${q.customId} of model ${q.model.id} has no result (the batch expired or was cancelled before it ran)`);
+      const error = r && 'error' in r ? r.error : new ModelCallError('timeout', `batch line ${q.customId} of model ${q.model.id} has no result`);
       if (error.retryable && q.tries < this.options.maxRetries) {
         q.tries++;
         this.counters.retriedLines++;
@@ -211,16 +240,43 @@ export class Batcher {
   }
 
   /**
-   * The batches of one model in one round: lines already held by an unconsumed stored batch (an interrupted run's) are
-   * taken from it; the others are encoded, split within the limits, and submitted. Every batch is polled to its end,
-   * its results are read, the successful ones put in the cache, and the batch marked consumed.
+   * Refuse a round holding calls that only a batch of this run at another endpoint holds (`stored`: the model's
+   * unread batches): the run was resumed with another base URL while that batch was in flight. Polling it there would
+   * take this endpoint's credentials to another host, and submitting its calls here would pay for them twice; which
+   * one is the user's choice.
+   * @throws HptError `E_CONFIG` (exit code 2), one line naming the batch, its endpoint and both ways on.
    */
-  private async runModelRound(model: Model, list: Queued[], round: number, info: BatchRoundInfo): Promise<BatchLineResult[]> {
+  private refuseMovedBatches(model: Model, list: Queued[], stored: StoredBatch[]): void {
+    if (this.runId === undefined) return;
+    const endpoint = endpointForCache(model.endpoint);
+    const here = new Set<string>();
+    for (const b of stored) if (b.endpoint === endpoint) for (const id of b.customIds) here.add(id);
+    const queued = new Set(list.map((q) => q.customId).filter((id) => !here.has(id)));
+    const moved = stored.filter((b) => b.runId === this.runId && b.endpoint !== endpoint && b.customIds.some((id) => queued.has(id)));
+    if (!moved.length) return;
+    const first = moved[0]!;
+    const there = first.endpoint ?? '(no endpoint)';
+    const calls = new Set(moved.flatMap((b) => b.customIds.filter((id) => queued.has(id)))).size;
+    const more = moved.length > 1 ? ` and ${moved.length - 1} more batch${moved.length > 2 ? 'es' : ''}` : '';
+    throw new HptError(
+      'E_CONFIG',
+      `run ${this.runId} has batch ${first.id}${more} in flight at ${there} (${calls} call${calls === 1 ? '' : 's'} of ${model.id}), but its endpoint is now ${endpoint ?? '(none)'}: run the same command with --base-url ${there} to collect the batch (already paid for), or with --new to submit its calls again at ${endpoint ?? 'the new endpoint'}`,
+      { exitCode: 2 },
+    );
+  }
+
+  /**
+   * The batches of one model in one round: lines already held by an unconsumed stored batch at the model's endpoint
+   * (an interrupted run's; `stored` are the model's unread batches) are taken from it; the others are encoded, split
+   * within the limits, and submitted. Every batch is polled to its end, its results are read (one per call, see
+   * `oneResultPerCall`), the successful ones put in the cache, and the batch marked consumed.
+   */
+  private async runModelRound(model: Model, list: Queued[], stored: StoredBatch[], round: number, info: BatchRoundInfo): Promise<BatchLineResult[]> {
     const api = model.batch!;
     const ledger = this.options.ledger();
     const endpoint = endpointForCache(model.endpoint);
     const held = new Map<string, StoredBatch>();
-    for (const b of ledger.unconsumedBatches(model.id)) {
+    for (const b of stored) {
       if (b.endpoint !== endpoint) continue;
       for (const id of b.customIds) if (!held.has(id)) held.set(id, b);
     }
@@ -234,16 +290,24 @@ export class Batcher {
       else if (b.state === 'uploaded') uploaded.set(b.id, b);
       else batches.set(b.id, b.customIds);
     }
-    info.resumed += batches.size + uploaded.size;
-    this.counters.resumedBatches += batches.size + uploaded.size;
-    // uploaded by an interrupted run, perhaps created too: find it, else create it from the file uploaded then
+    // uploaded by an interrupted run, perhaps created too: find it, else create it from the file uploaded then; a file
+    // the endpoint refuses (gone: a gateway restarted without its state) is given up and its calls uploaded again
     for (const b of uploaded.values()) {
       const inputFileId = b.inputFileId!;
-      const found = api.find ? await this.retrying(`looking up the batch of file ${inputFileId}`, () => api.find!(inputFileId)) : undefined;
-      const id = found ?? (await this.createOnce(api, model, inputFileId));
-      ledger.assignBatch(b.id, id);
-      batches.set(id, b.customIds);
+      try {
+        const found = api.find ? await this.retrying(`looking up the batch of file ${inputFileId}`, () => api.find!(inputFileId)) : undefined;
+        const id = found ?? (await this.createOnce(api, model, inputFileId));
+        ledger.assignBatch(endpoint, b.id, id);
+        batches.set(id, b.customIds);
+      } catch (e) {
+        if (!isModelCallError(e) || e.retryable) throw e;
+        this.options.logger?.warn(`the batch of ${model.id} uploaded as file ${inputFileId}${endpoint ? ` to ${endpoint}` : ''} by an interrupted run cannot be created (${e.message}); its calls are uploaded again`);
+        ledger.updateBatch(endpoint, b.id, 'lost');
+        for (const q of list) if (held.get(q.customId) === b) fresh.push(q);
+      }
     }
+    info.resumed += batches.size;
+    this.counters.resumedBatches += batches.size;
     const out: BatchLineResult[] = [];
     const submittedBefore = this.counters.batches;
     if (fresh.length) {
@@ -262,7 +326,7 @@ export class Batcher {
         const customIds = chunk.map((i) => fresh[i]!.customId);
         ledger.recordBatch({ id: uploadedId, state: 'uploaded', runId: this.runId ?? null, round, model: model.id, endpoint, inputFileId, customIds, submittedAt: new Date().toISOString() });
         const id = await this.createOnce(api, model, inputFileId);
-        ledger.assignBatch(uploadedId, id);
+        ledger.assignBatch(endpoint, uploadedId, id);
         this.counters.batches++;
         this.counters.requests += chunk.length;
         info.submitted++;
@@ -272,7 +336,7 @@ export class Batcher {
     this.options.onRound?.(info);
     const picked = batches.size - (this.counters.batches - submittedBefore);
     this.options.logger?.info(`batch round ${round}: ${list.length} calls of ${model.id} in ${batches.size} batch${batches.size === 1 ? '' : 'es'}${picked ? ` (${picked} picked up from an interrupted run)` : ''}; waiting for the results (within the provider's window, up to 24 h)`);
-    const collected = await Promise.all([...batches].map(([id, ids]) => this.collect(model, id, ids)));
+    const collected = await Promise.all([...batches].map(([id, ids]) => this.collect(model, endpoint, id, ids)));
     for (const c of collected) out.push(...c);
     return out;
   }
@@ -295,36 +359,118 @@ export class Batcher {
   }
 
   /**
-   * Poll batch `id` of `model` (holding `customIds`) to a final state, read its results, cache the successful ones, and
-   * mark it consumed. A batch the provider refused as a whole (`failed`) gives each of its lines a retryable `server`
-   * error with the provider's reason.
+   * Poll batch `id` of `model` at `endpoint` (holding `customIds`) to a final state, read its results (one per call:
+   * `oneResultPerCall`), cache the successful ones, and mark it consumed. A batch the provider refused as a whole
+   * (`failed`) gives each of its lines a retryable `server` error with the provider's reason.
    */
-  private async collect(model: Model, id: string, customIds: string[]): Promise<BatchLineResult[]> {
+  private async collect(model: Model, endpoint: string | null, id: string, customIds: string[]): Promise<BatchLineResult[]> {
     const api = model.batch!;
     const ledger = this.options.ledger();
     let wait = this.options.pollMs ?? DEFAULT_BATCH_POLL_MS;
     const maxWait = Math.max(wait, this.options.maxPollMs ?? DEFAULT_BATCH_MAX_POLL_MS);
     let status: BatchStatus;
     for (;;) {
-      status = await this.retrying(`polling batch ${id} of ${model.id}`, () => api.status(id));
+      try {
+        status = await this.retrying(`polling batch ${id} of ${model.id}`, () => api.status(id));
+      } catch (e) {
+        if (isModelCallError(e) && e.kind === 'client' && e.status === 404) return this.gone(model, endpoint, id, customIds, e);
+        throw e;
+      }
       if (FINAL.has(status.state)) break;
       await this.sleep(wait);
       wait = Math.min(maxWait, wait * 1.5);
     }
     const finishedAt = new Date().toISOString();
-    ledger.updateBatch(id, status.state as StoredBatchState, { ...(status.outputFileId ? { outputFileId: status.outputFileId } : {}), ...(status.errorFileId ? { errorFileId: status.errorFileId } : {}), finishedAt });
+    ledger.updateBatch(endpoint, id, status.state as StoredBatchState, { ...(status.outputFileId ? { outputFileId: status.outputFileId } : {}), ...(status.errorFileId ? { errorFileId: status.errorFileId } : {}), finishedAt });
     let results: BatchLineResult[];
     if (status.state === 'failed') {
       const why = `batch ${id} of ${model.id} failed: ${status.message ?? 'no reason given'}`;
       this.options.logger?.warn(`${why}; its calls are sent again in the next round (up to --max-retries)`);
       results = customIds.map((customId) => ({ customId, error: new ModelCallError('server', why) }));
     } else {
-      results = await this.retrying(`reading the results of batch ${id}`, () => api.results(status));
+      const lines = await this.retrying(`reading the results of batch ${id}`, () => api.results(status));
+      results = this.oneResultPerCall(model, endpoint, id, status, customIds, lines);
     }
     const cache = this.options.cache;
     if (cache) for (const r of results) if ('response' in r && cacheable({ ...r.response })) cache.put(r.customId, model.id, model.endpoint, r.response);
-    ledger.updateBatch(id, 'consumed');
+    ledger.updateBatch(endpoint, id, 'consumed');
     return results;
+  }
+
+  /**
+   * Batch `id` at `endpoint` is unknown there (`status` failed with a `client` error of status 404: e.g. a gateway
+   * restarted without its state): it is marked `lost`, and each of its calls gets a retryable error, so they go into the
+   * next round (submitted again: the provider did not keep them).
+   */
+  private gone(model: Model, endpoint: string | null, id: string, customIds: string[], why: ModelCallError): BatchLineResult[] {
+    this.options.ledger().updateBatch(endpoint, id, 'lost', { finishedAt: new Date().toISOString() });
+    const message = `batch ${id} of ${model.id} is gone: ${why.message}`;
+    this.options.logger?.warn(`${message}; its ${customIds.length} call${customIds.length === 1 ? ' is' : 's are'} sent again in the next round (up to --max-retries)`);
+    return customIds.map((customId) => ({ customId, error: new ModelCallError('server', message) }));
+  }
+
+  /**
+   * One result per call of batch `id` (holding `customIds`) from the lines of its output and error files (`lines`, as
+   * the provider wrote them; untrusted):
+   * - lines of custom ids the batch does not hold are ignored (warned about);
+   * - several lines for one call count once when they are identical (same response, or same error); when they differ
+   *   the call has no trustworthy answer: a retryable `server` error naming the number of different results (warned);
+   * - a call without a line: in a `completed` batch its line was missing or unreadable: a retryable `server` error
+   *   (warned); in an `expired` or `cancelled` batch it did not run in time: a retryable `timeout`;
+   * - failed lines (error lines, unreadable lines the plugin could attribute) are warned about, once per batch.
+   * Retryable errors go into the next round like error lines, up to `maxRetries` rounds.
+   */
+  private oneResultPerCall(model: Model, endpoint: string | null, id: string, status: BatchStatus, customIds: string[], lines: BatchLineResult[]): BatchLineResult[] {
+    const where = `batch ${id} of ${model.id}${endpoint ? ` at ${endpoint}` : ''}`;
+    const mine = new Set(customIds);
+    const byCall = new Map<string, { result: BatchLineResult; fingerprint: string }[]>();
+    let strangers = 0;
+    for (const line of lines) {
+      if (!mine.has(line.customId)) {
+        strangers++;
+        continue;
+      }
+      const seen = byCall.get(line.customId);
+      const entry = { result: line, fingerprint: fingerprintOf(line) };
+      if (seen) seen.push(entry);
+      else byCall.set(line.customId, [entry]);
+    }
+    const warn = (m: string) => this.options.logger?.warn(m);
+    if (strangers) warn(`${where} returned ${strangers} line${strangers === 1 ? '' : 's'} for calls it does not hold; ignored`);
+    const out: BatchLineResult[] = [];
+    const conflicts: string[] = [];
+    const missing: string[] = [];
+    const failed: ModelCallError[] = [];
+    for (const customId of customIds) {
+      const seen = byCall.get(customId);
+      if (!seen) {
+        missing.push(customId);
+        const error =
+          status.state === 'completed'
+            ? new ModelCallError('server', `${where} returned no readable result for call ${customId} (its line was missing or unreadable)`)
+            : new ModelCallError('timeout', `${where} did not run call ${customId} (the batch ${status.state === 'expired' ? 'expired' : 'was cancelled'} before it ran)`);
+        out.push({ customId, error });
+        continue;
+      }
+      const distinct = new Set(seen.map((e) => e.fingerprint)).size;
+      if (distinct > 1) {
+        conflicts.push(customId);
+        out.push({ customId, error: new ModelCallError('server', `${where} returned ${distinct} different results for call ${customId}; its answer is not trusted`) });
+        continue;
+      }
+      const result = seen[0]!.result;
+      if ('error' in result) failed.push(result.error);
+      out.push(result);
+    }
+    const next = 'sent again in the next round (up to --max-retries)';
+    if (conflicts.length) {
+      const first = conflicts[0]!;
+      const k = new Set(byCall.get(first)!.map((e) => e.fingerprint)).size;
+      warn(`${where} returned ${k} different results for call ${first}${conflicts.length > 1 ? ` (and different results for ${conflicts.length - 1} more call${conflicts.length === 2 ? '' : 's'})` : ''}; ${conflicts.length === 1 ? 'it is' : 'they are'} ${next}`);
+    }
+    if (missing.length && status.state === 'completed') warn(`${where}: ${missing.length} of its ${customIds.length} calls have no readable result line; ${missing.length === 1 ? 'it is' : 'they are'} ${next}`);
+    if (failed.length) warn(`${where}: ${failed.length} of its ${customIds.length} lines failed (first: ${failed[0]!.message}); the retryable ones are ${next}`);
+    return out;
   }
 
   /** `f()`, tried again after a backoff on a retryable `ModelCallError` (up to `maxRetries` times); other errors at once. */

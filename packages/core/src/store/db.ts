@@ -1,12 +1,13 @@
 /**
  * Opening the store: an SQLite file or a PostgreSQL database (a `postgres://` URL, store/postgres.ts). For SQLite: pragmas, the migrations of stores written by earlier versions (additive columns,
- * the attempt-ordinal rebuild), the tables (store/schema.ts), and read-only opening (with a private snapshot when
+ * the attempt-ordinal rebuild, batches keyed by endpoint), the tables (store/schema.ts), and read-only opening (with a private snapshot when
  * SQLite cannot open a WAL file read-only in place).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { batchesNeedEndpointKey, migrateBatchesByEndpoint } from './batches.js';
 import { isPostgresUrl, PostgresDatabase } from './postgres.js';
 import { ADDED_COLUMNS, CACHE_SCHEMA, CALIBRATIONS_SCHEMA, MIGRATE_ATTEMPTS_V2, RUN_SCHEMA } from './schema.js';
 import { type SqlDatabase, SqliteDatabase } from './sql.js';
@@ -25,8 +26,8 @@ export function openStoreDatabase(location: string, readonly: boolean, onSnapsho
 
 /**
  * Open the PostgreSQL database at `url`: read-only (it must hold a `runs` table; writes are refused), or for writing
- * (newer columns added to tables of earlier versions, missing tables created, under the store's lock so that processes
- * starting together do not race on the catalogue).
+ * (newer columns added to tables of earlier versions, an earlier `batches` table rebuilt keyed by endpoint and id,
+ * missing tables created, under the store's lock so that processes starting together do not race on the catalogue).
  */
 function openPostgres(url: string, readonly: boolean): SqlDatabase {
   const db = new PostgresDatabase(url, { readonly });
@@ -37,6 +38,7 @@ function openPostgres(url: string, readonly: boolean): SqlDatabase {
     }
     db.transaction(() => {
       for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(db, table, columns);
+      migrateBatchesByEndpoint(db);
       // every table at once: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against a concurrent creator
       db.exec(RUN_SCHEMA + CACHE_SCHEMA + CALIBRATIONS_SCHEMA);
     }).immediate();
@@ -68,6 +70,8 @@ function openSqlite(path: string, readonly: boolean, onSnapshot: (copy: string) 
     const handle = new SqliteDatabase(db);
     for (const [table, columns] of Object.entries(ADDED_COLUMNS)) addMissingColumns(handle, table, columns);
     if (handle.hasTable('attempts') && handle.hasTable('calls') && !handle.columns('attempts').has('attempt')) migrateAttemptsV2(db);
+    // batches keyed by endpoint and id (checked again under the write lock: another process may have done it)
+    if (batchesNeedEndpointKey(handle)) handle.transaction(() => migrateBatchesByEndpoint(handle)).immediate();
     db.exec(RUN_SCHEMA);
     return db;
   } catch (e) {

@@ -6,6 +6,7 @@
  */
 import { HptError } from '@hpt-bench/sdk';
 import { storeLabel } from './location.js';
+import { BATCHES_COPY_EXPRESSIONS } from './batches.js';
 import { STORE_SCHEMAS, storeTables, tablesOf } from './schema.js';
 import type { SqlDatabase } from './sql.js';
 import { quoteIdent } from './sql.js';
@@ -21,6 +22,12 @@ export interface MigrateResult {
   skipped: Record<string, number>;
   rows: number;
 }
+
+/**
+ * What a column of an earlier version's table is read as when copied (by table, then column: an SQL expression over the
+ * source row), for columns whose rules have tightened since: a source opened read-only is not migrated in place.
+ */
+const COPY_EXPRESSIONS: Record<string, Record<string, string>> = { batches: BATCHES_COPY_EXPRESSIONS };
 
 /** Bound parameters per INSERT (below SQLite's 32,766 and PostgreSQL's 65,535). */
 const MAX_PARAMS = 30_000;
@@ -106,7 +113,8 @@ function copyTable(src: SqlDatabase, dst: SqlDatabase, table: string, columns: s
     batch = [];
     inBatch = 0;
   };
-  for (const r of src.prepare(`SELECT ${cols} FROM ${quoteIdent(table)}`).iterate() as Iterable<Record<string, unknown>>) {
+  const selected = columns.map((c) => (COPY_EXPRESSIONS[table]?.[c] ? `${COPY_EXPRESSIONS[table][c]} AS ${quoteIdent(c)}` : quoteIdent(c))).join(', ');
+  for (const r of src.prepare(`SELECT ${selected} FROM ${quoteIdent(table)}`).iterate() as Iterable<Record<string, unknown>>) {
     for (const c of columns) batch.push(r[c]);
     read++;
     if (++inBatch >= per) flush();

@@ -168,6 +168,12 @@ ALTER TABLE attempts_v2 RENAME TO attempts;
 ALTER TABLE calls_v2 RENAME TO calls;
 `;
 
+/*
+ * The `batches` table's own migration (its key became (endpoint, id): a changed key needs a rebuild) is
+ * `MIGRATE_BATCHES_BY_ENDPOINT` in batches.ts, beside every other statement on that table; store/db.ts runs it for
+ * SQLite and PostgreSQL.
+ */
+
 /**
  * Columns added since the first stores, by table: a store that lacks them gains them on open (nullable or defaulted,
  * so old rows stay valid).

@@ -90,6 +90,24 @@ export class SqliteDatabase implements SqlDatabase {
 }
 
 /**
+ * The columns of `table`'s primary key, in key order (empty when it has none or does not exist): from SQLite's
+ * `PRAGMA table_info`, or PostgreSQL's `information_schema` (the current schema). What a migration that changes a key
+ * asks (store/batches.ts).
+ */
+export function primaryKeyColumns(db: SqlDatabase, table: string): string[] {
+  if (db.dialect === 'sqlite') {
+    const rows = db.prepare(`PRAGMA table_info(${quoteIdent(table)})`).all() as { name: string; pk: number }[];
+    return rows.filter((r) => r.pk > 0).sort((a, b) => a.pk - b.pk).map((r) => r.name);
+  }
+  const rows = db
+    .prepare(
+      "SELECT k.column_name FROM information_schema.table_constraints c JOIN information_schema.key_column_usage k ON k.constraint_schema = c.constraint_schema AND k.constraint_name = c.constraint_name AND k.table_name = c.table_name WHERE c.constraint_type = 'PRIMARY KEY' AND c.table_schema = current_schema() AND c.table_name = ? ORDER BY k.ordinal_position",
+    )
+    .all(table) as { column_name: string }[];
+  return rows.map((r) => r.column_name);
+}
+
+/**
  * `name` as a quoted SQL identifier.
  * @throws Error for a name that is not a plain identifier (letters, digits, underscore), so no caller can inject SQL.
  */

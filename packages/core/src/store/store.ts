@@ -596,32 +596,35 @@ export class RunStore implements WriteQueue {
     return new CallCache(this.db).clear(model);
   }
 
-  /** Record a batch just created by `run --batch` (`recordBatch`), committed at once: it must survive a crash. */
+  /**
+   * Record a batch just uploaded or created by `run --batch` under its endpoint and id (`recordBatch`; a batch the
+   * endpoint has forgotten under the same id is superseded), committed at once: it must survive a crash.
+   */
   recordBatch(batch: Omit<StoredBatch, 'state' | 'outputFileId' | 'errorFileId' | 'finishedAt'> & { state?: 'uploaded' | 'submitted' }): void {
     this.flush();
     recordBatch(this.db, batch);
   }
 
-  /** An uploaded batch got its provider id (`assignBatch`), committed at once. */
-  assignBatch(uploadedId: string, batchId: string): void {
+  /** The uploaded batch `uploadedId` at `endpoint` got its provider id `batchId` (`assignBatch`), committed at once. */
+  assignBatch(endpoint: string | null, uploadedId: string, batchId: string): void {
     this.flush();
-    assignBatch(this.db, uploadedId, batchId);
+    assignBatch(this.db, endpoint, uploadedId, batchId);
   }
 
   /**
-   * Set a stored batch's state (`updateBatch`). `consumed` is queued for the group commit, after the cache entries of
-   * its results (so a crash loses both or neither); any other state is committed at once.
+   * Set the state of the stored batch `id` at `endpoint` (`updateBatch`). `consumed` is queued for the group commit,
+   * after the cache entries of its results (so a crash loses both or neither); any other state is committed at once.
    */
-  updateBatch(id: string, state: StoredBatchState, extra: { outputFileId?: string; errorFileId?: string; finishedAt?: string } = {}): void {
+  updateBatch(endpoint: string | null, id: string, state: StoredBatchState, extra: { outputFileId?: string; errorFileId?: string; finishedAt?: string } = {}): void {
     if (state === 'consumed') {
-      this.defer(() => updateBatch(this.db, id, state, extra));
+      this.defer(() => updateBatch(this.db, endpoint, id, state, extra));
       return;
     }
     this.flush();
-    updateBatch(this.db, id, state, extra);
+    updateBatch(this.db, endpoint, id, state, extra);
   }
 
-  /** The batches of model id `model` not consumed yet (`unconsumedBatches`). */
+  /** The batches of model id `model` whose results are still to be read, at every endpoint (`unconsumedBatches`). */
   unconsumedBatches(model: string): StoredBatch[] {
     this.flush();
     return unconsumedBatches(this.db, model);
