@@ -31,7 +31,7 @@ async function droppingServer(actions: ('drop' | 'drop-mid-body' | 'ok')[]): Pro
         setTimeout(() => req.socket.destroy(), 10);
       } else {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'Yes' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }),
+          JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'test-model', choices: [{ index: 0, message: { role: 'assistant', content: 'Yes' }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } }),
         );
       }
     });

@@ -24,6 +24,9 @@ export interface ReceivedRequest {
  * older vLLM reasoning parsers) or `reasoning` (newer vLLM, OpenRouter); `reasoningTokens` adds
  * `usage.completion_tokens_details.reasoning_tokens` (OpenAI chat completions usage, o-series and GPT-5) and counts them
  * in `completion_tokens`, as OpenAI does; `finishReason` replaces `stop` (e.g. `length`, the limit hit while thinking).
+ * `model` is the body's `model` field: by default the requested name echoed (as vLLM and Ollama do); a string answers
+ * with that name instead (a replica serving another model, or a dated snapshot such as `m-2024-07-18`); `null` leaves the
+ * field out (some local servers omit it).
  */
 export interface TextReply {
   text: string;
@@ -32,6 +35,7 @@ export interface TextReply {
   reasoning?: { field: 'reasoning_content' | 'reasoning'; text: string };
   reasoningTokens?: number;
   finishReason?: string;
+  model?: string | null;
 }
 
 /**
@@ -226,7 +230,7 @@ export async function startOpenAIServer(rule: (req: ReceivedRequest) => Reply | 
           id: `chatcmpl-${requests.length}`,
           object: 'chat.completion',
           created: 0,
-          model: received.model,
+          ...(reply.model === null ? {} : { model: reply.model ?? received.model }),
           choices: [
             {
               index: 0,

@@ -135,9 +135,11 @@ export interface RunSummary {
   /**
    * when the model is served by several endpoints (`--base-url` given several times): per endpoint (credential-free
    * URL), the requests this invocation sent to it (failed ones included), its failed requests, the mean latency of its
-   * answered requests in ms, and its breaker state at the end (`open`: drained)
+   * answered requests in ms, and its breaker state at the end (`open`: drained); for an endpoint drained because it
+   * answered for another model (issue 25), `servedModel` (the name it gave) and `reason` (`serves model X, not Y`): its
+   * refused answers count in `errors` and were neither scored nor cached
    */
-  endpoints?: { endpoint: string; calls: number; errors: number; meanLatencyMs: number; state: 'closed' | 'open' | 'half-open' }[];
+  endpoints?: { endpoint: string; calls: number; errors: number; meanLatencyMs: number; state: 'closed' | 'open' | 'half-open'; servedModel?: string; reason?: string }[];
   /** what the scorer's environment check found before the first model call (`Scorer.preflight`, e.g. the sandbox) */
   preflight?: Record<string, Json>;
   /** adaptive mode: the selector (`llm:<model>`, `fixed:<level>`, ...) */

@@ -39,6 +39,12 @@ export interface OpenAIModelOptions {
    * so the sample is recorded as errored. Error bodies (4xx/5xx) are read up to the cap as well.
    */
   maxResponseBytes?: number;
+  /**
+   * the name the endpoint gives the model in its answers' `model` field when it is not the name asked for nor a dated
+   * snapshot of it (`--served-model`; an Azure deployment answering with its model's name, llama-server started
+   * without `--alias` answering with its file): answers naming it count as answers of the model asked for
+   */
+  servedModel?: string;
 }
 
 /** Largest timer delay Node accepts (2^31 - 1 ms, ~24.8 days); longer delays would fire at once. */
@@ -66,6 +72,8 @@ export class OpenAIChatModel implements Model {
   readonly timeoutMs: number;
   /** The response size cap, bytes. */
   readonly maxResponseBytes: number;
+  /** The name the endpoint gives the model, when declared (`OpenAIModelOptions.servedModel`). */
+  readonly servedModel?: string;
   /**
    * The OpenAI Batch API for `run --batch` (`OpenAIBatch`: Files API upload, Batches API on `/v1/chat/completions`
    * with a 24 h window, output and error files streamed back). An endpoint without it (404) ends the run with
@@ -106,6 +114,8 @@ export class OpenAIChatModel implements Model {
       throw new HptError('E_CONFIG', `--max-response-bytes must be an integer in [1, ${MAX_MAX_RESPONSE_BYTES}], got ${String(cap)}`);
     }
     this.maxResponseBytes = cap;
+    if (o.servedModel !== undefined && (typeof o.servedModel !== 'string' || o.servedModel.trim() === '')) throw new HptError('E_CONFIG', '--served-model needs a model name');
+    this.servedModel = o.servedModel;
     const configured = o.baseUrl ?? (process.env.OPENAI_BASE_URL || undefined); // an empty variable is unset
     const url = parseBaseUrl(configured ?? 'https://api.openai.com/v1', o.baseUrl !== undefined ? '--base-url' : 'OPENAI_BASE_URL');
     this.endpoint = url.endpoint;
@@ -135,7 +145,7 @@ export class OpenAIChatModel implements Model {
       ...(Object.keys(url.query).length ? { defaultQuery: url.query } : {}),
       ...(url.basicAuth ? { defaultHeaders: { Authorization: url.basicAuth } } : {}),
     });
-    this.batch = new OpenAIBatch(batchClient, { endpoint: this.endpoint, model, maxResponseBytes: cap }, (e) => {
+    this.batch = new OpenAIBatch(batchClient, { endpoint: this.endpoint, model, maxResponseBytes: cap, ...(o.servedModel !== undefined ? { servedModel: o.servedModel } : {}) }, (e) => {
       if (e instanceof APIError && e.status === 404) return new HptError('E_ENDPOINT', `HTTP 404 from ${this.endpoint}: the endpoint has no OpenAI Batch API (files / batches); run without --batch`);
       return this.explain(e);
     });
@@ -147,7 +157,8 @@ export class OpenAIChatModel implements Model {
    * The whole request (connect, headers, body) must finish within `timeoutMs`; the body is read at most
    * `maxResponseBytes` far. The answer is checked and normalised by `completionFromBody` (non-string content, usage
    * counts, finish reason, logprobs).
-   * @returns `{text, logprobs?, usage: {promptTokens, completionTokens} (non-negative integers), finishReason, latencyMs}`
+   * @returns `{text, logprobs?, usage: {promptTokens, completionTokens} (non-negative integers), finishReason, model?, latencyMs}`
+   *   (`model`: the served model's name as the endpoint reported it, when it did; the core checks it)
    * @throws `ModelCallError` (retryable by the ModelClient): `rate-limit` on HTTP 429 (with
    *   `retryAfterMs` from `retry-after-ms` / `retry-after`), `server` on 5xx or a malformed body, `timeout` when the
    *   response (headers and body) was not complete within `timeoutMs` (or HTTP 408), `connection` when the endpoint is
@@ -168,7 +179,7 @@ export class OpenAIChatModel implements Model {
       throw this.explain(e);
     }
     return {
-      ...completionFromBody(data, { endpoint: this.endpoint, model: this.model, maxResponseBytes: this.maxResponseBytes, contentType }),
+      ...completionFromBody(data, { endpoint: this.endpoint, model: this.model, maxResponseBytes: this.maxResponseBytes, contentType, ...(this.servedModel !== undefined ? { servedModel: this.servedModel } : {}) }),
       latencyMs: performance.now() - started,
     };
   }

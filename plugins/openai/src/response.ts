@@ -20,6 +20,11 @@ export interface CompletionContext {
   model: string;
   maxResponseBytes: number;
   contentType?: string | null;
+  /**
+   * the name the endpoint gives `model` in its answers, when it names it otherwise (`servedModel` option,
+   * `--served-model`: an Azure deployment answering with its model's name, llama-server without `--alias`)
+   */
+  servedModel?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -101,7 +106,11 @@ export function messageText(content: unknown, where: string): string {
  *   when it is a non-empty string (issue #24);
  * - `usage`: `prompt_tokens` and `completion_tokens` through `tokenCount` (missing/invalid -> 0, rounded), and
  *   `completion_tokens_details.reasoning_tokens` as `reasoningTokens` when present (OpenAI, o-series and GPT-5);
- * - `finishReason`: `choices[0].finish_reason` when it is a short identifier (`[A-Za-z0-9_.:-]{1,64}`), else `unknown`.
+ * - `finishReason`: `choices[0].finish_reason` when it is a short identifier (`[A-Za-z0-9_.:-]{1,64}`), else `unknown`;
+ * - `model`: the body's `model` (the model that served the answer, as the endpoint names it) when it is a non-empty
+ *   string, else omitted (a server that leaves it out, or sends a non-string, reports no model); a body naming
+ *   `ctx.servedModel` reports `ctx.model` (the endpoint was declared to serve the asked model under that name). Not
+ *   judged here: the core compares it with the model the run asked for (`servesModel`).
  * @throws HptError `E_ENDPOINT`; ModelCallError `client` (non-text content, text over the cap)
  */
 export function completionFromBody(data: unknown, ctx: CompletionContext): Omit<ModelResponse, 'latencyMs'> {
@@ -140,6 +149,7 @@ export function completionFromBody(data: unknown, ctx: CompletionContext): Omit<
     ...(logprobs ? { logprobs } : {}),
     usage: { promptTokens: tokenCount(usage.prompt_tokens), completionTokens: tokenCount(usage.completion_tokens), ...(reasoningTokens !== undefined ? { reasoningTokens } : {}) },
     finishReason: typeof finish === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(finish) ? finish : 'unknown',
+    ...(typeof data.model === 'string' && data.model !== '' ? { model: data.model === ctx.servedModel ? ctx.model : data.model } : {}),
   };
 }
 

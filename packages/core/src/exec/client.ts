@@ -2,7 +2,7 @@
  * The model client every strategy call goes through (DESIGN.md "Data flow": cache -> rate limit -> retry -> Model
  * plugin).
  */
-import { isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
+import { askedModelName, HptError, isModelCallError, type Model, ModelCallError, type ModelCallErrorKind, type ModelRequest, type ModelResponse, otherModelReason, servesModel } from '@hpt-bench/sdk';
 import type { CallCache } from '../store/cache.js';
 import type { Batcher } from './batcher.js';
 import { cacheable, cacheKey, isStochastic } from './cache-key.js';
@@ -84,7 +84,11 @@ const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * 2. a slot of the endpoint's `AimdLimiter`, held only for the request itself;
  * 3. the inner model; the slot is released as `ok`, `rate-limited` (kind `rate-limit`) or `error`. An inner
  *    `EndpointSpread` (several endpoints) picks the endpoint and takes that endpoint's slot itself (step 2 is its own);
- * 4. success: stored in the cache when `cacheable` (non-empty, not a refusal) and returned as the inner model gave it;
+ * 4. success: checked — a text within `maxResponseBytes`, and from the model asked for: a response whose `model` names
+ *    another model (`servesModel(askedModelName(id), response.model)`; no name, the same one or a dated snapshot of it
+ *    are accepted) throws `HptError` `E_ENDPOINT` (exit 1), neither cached nor returned, so the run ends (an inner
+ *    `EndpointSpread` drains such an endpoint itself and returns only answers of the model) —, then stored in the cache
+ *    when `cacheable` (non-empty, not a refusal) and returned as the inner model gave it;
  *    a retryable `ModelCallError` with retries left: wait `retryDelayMs` (outside the slot) and try again; anything
  *    else — a `client` error, exhausted retries (the last error), or a non-`ModelCallError` such as `HptError`
  *    `E_AUTH` — is rethrown at once.
@@ -104,6 +108,8 @@ export class ModelClient implements Model {
   private readonly limiter: AimdLimiter | undefined;
   /** calls without a cache key sent through the batcher so far (their custom ids' suffix) */
   private uncachedLines = 0;
+  /** the model name the endpoint is asked for (`askedModelName(id)`), which answers must name (or not name at all) */
+  private readonly asked: string;
 
   /** @param inner the model plugin to call (`id` and `endpoint` are taken from it); @param options see `ModelClientOptions`. */
   constructor(readonly inner: Model, private readonly options: ModelClientOptions) {
@@ -114,6 +120,7 @@ export class ModelClient implements Model {
     this.limiter = this.spread ? undefined : options.limiters.for(inner.endpoint);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
+    this.asked = askedModelName(inner.id);
   }
 
   /** The cache key this client gives `request` (`cacheKey` of the inner model, with the endpoint when `cacheKeyEndpoint`). */
@@ -184,11 +191,18 @@ export class ModelClient implements Model {
   }
 
   /**
-   * `response` when its text is a string within `maxResponseBytes` (UTF-8).
-   * @throws ModelCallError `client` (not retried) for a larger completion or a non-string text.
+   * `response` when its text is a string within `maxResponseBytes` (UTF-8) and it comes from the model asked for.
+   * @throws ModelCallError `client` (not retried) for a larger completion or a non-string text; HptError `E_ENDPOINT`
+   *   (ends the run, exit 1) when its `model` names another model (`servesModel`).
    */
   private checked(response: ModelResponse): ModelResponse {
     if (typeof response.text !== 'string') throw new ModelCallError('client', `model ${this.id} returned a ${typeof response.text} instead of a text completion`);
+    if (!servesModel(this.asked, response.model)) {
+      throw new HptError(
+        'E_ENDPOINT',
+        `${this.endpoint ?? `model ${this.id}`} ${otherModelReason(this.asked, response.model!)} (the run asked for ${this.id}): its answers are neither scored nor cached. Check --base-url: the server must serve ${this.asked} (a dated snapshot of it is accepted); when it is that model under another name (an Azure deployment, llama-server without --alias), give --served-model <name>`,
+      );
+    }
     const max = this.options.maxResponseBytes;
     // a UTF-8 byte is at least a third of a UTF-16 code unit, so only long texts need counting
     if (max !== undefined && response.text.length * 3 > max && Buffer.byteLength(response.text) > max) {

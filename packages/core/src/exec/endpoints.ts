@@ -1,9 +1,10 @@
 /**
  * Several endpoints serving one model (data-parallel vLLM / Ollama replicas, `--base-url` given several times): a
  * `Model` that spreads calls over its inner models by least outstanding requests, each endpoint with its own AIMD
- * limiter (the session's `EndpointLimiters`, keyed by endpoint) and its own `EndpointBreaker`.
+ * limiter (the session's `EndpointLimiters`, keyed by endpoint) and its own `EndpointBreaker`; an endpoint that answers
+ * for another model is drained for good (issue 25).
  */
-import { isModelCallError, type Model, ModelCallError, type ModelRequest, type ModelResponse } from '@hpt-bench/sdk';
+import { askedModelName, HptError, isModelCallError, type Model, ModelCallError, type ModelRequest, type ModelResponse, otherModelReason, servesModel, shownModelName } from '@hpt-bench/sdk';
 import { EndpointBreaker, type EndpointBreakerOptions, type EndpointState } from './endpoint-breaker.js';
 import type { EndpointLimiters, ReleaseSlot } from './limiter.js';
 
@@ -12,7 +13,10 @@ import type { EndpointLimiters, ReleaseSlot } from './limiter.js';
  * - `endpoint`: the credential-free base URL (`Model.endpoint` of the inner model);
  * - `calls`: requests sent to it; `errors`: those that failed (any error);
  * - `meanLatencyMs`: mean wall time of its answered requests in ms (0 when none), the limiter wait excluded;
- * - `state`: its breaker's state now.
+ * - `state`: its breaker's state now (`open` for good when it serves another model);
+ * - `servedModel`, `reason`: when it answered for another model than the spread's (`servesModel`), the name it gave
+ *   (control characters as spaces, at most 200 characters) and why it was drained (`serves model X, not Y`); its
+ *   refused answers count in `errors`. Absent otherwise.
  */
 export interface EndpointStats {
   endpoint: string;
@@ -20,6 +24,8 @@ export interface EndpointStats {
   errors: number;
   meanLatencyMs: number;
   state: EndpointState;
+  servedModel?: string;
+  reason?: string;
 }
 
 /** Options of an `EndpointSpread`: the breakers' tuning, and the clock (ms; default `performance.now`, inject in tests). */
@@ -39,6 +45,8 @@ interface Lane {
   errors: number;
   answered: number;
   latencySum: number;
+  /** the other model it answered for (shown form): drained for good, never picked again */
+  servedModel?: string;
 }
 
 /** Whether an error says the endpoint itself is down (server error, timeout, no connection), not the request or the load. */
@@ -64,6 +72,12 @@ function endpointFault(e: ModelCallError): boolean {
  *    that fail every retry stop the run through the run's `OutageBreaker`, as with one endpoint.
  * Any other error (e.g. `HptError` `E_AUTH`) is rethrown at once.
  *
+ * An answer whose `model` does not name the spread's model (`servesModel(askedModelName(id), response.model)`: another
+ * model; no name, the same one or a dated snapshot of it are accepted) is not returned: the endpoint is drained for good
+ * (never picked or probed again; its `stats()` say which model it served), the request counts as one of its errors, and
+ * the call goes at once to another endpoint not yet tried. When every endpoint serves another model, `HptError`
+ * `E_ENDPOINT` (exit 1) ends the run; when the others are only down, the retryable error of step 4 is thrown.
+ *
  * `id` is the inner models' id, `endpoint` the first endpoint (standing for the set where one URL is expected),
  * `endpoints` all of them in the order given.
  */
@@ -73,6 +87,8 @@ export class EndpointSpread implements Model {
   readonly endpoints: readonly string[];
   private readonly lanes: Lane[];
   private readonly now: () => number;
+  /** the model name the endpoints are asked for (`askedModelName(id)`) */
+  private readonly asked: string;
   /** where the round-robin tie-break starts */
   private cursor = 0;
 
@@ -95,6 +111,7 @@ export class EndpointSpread implements Model {
     this.endpoints = models.map((m) => m.endpoint!);
     this.lanes = models.map((model) => ({ model, endpoint: model.endpoint!, breaker: new EndpointBreaker(options.breaker), outstanding: 0, calls: 0, errors: 0, answered: 0, latencySum: 0 }));
     this.now = options.now ?? (() => performance.now());
+    this.asked = askedModelName(this.id);
   }
 
   /** The inner models, in the order of `endpoints`. */
@@ -104,14 +121,21 @@ export class EndpointSpread implements Model {
 
   /** Requests, errors, mean latency and breaker state per endpoint (see `EndpointStats`), in the order of `endpoints`. */
   stats(): EndpointStats[] {
-    return this.lanes.map((l) => ({ endpoint: l.endpoint, calls: l.calls, errors: l.errors, meanLatencyMs: l.answered ? l.latencySum / l.answered : 0, state: l.breaker.state }));
+    return this.lanes.map((l) => ({
+      endpoint: l.endpoint,
+      calls: l.calls,
+      errors: l.errors,
+      meanLatencyMs: l.answered ? l.latencySum / l.answered : 0,
+      state: l.servedModel === undefined ? l.breaker.state : 'open',
+      ...(l.servedModel === undefined ? {} : { servedModel: l.servedModel, reason: otherModelReason(this.asked, l.servedModel) }),
+    }));
   }
 
   /**
    * One call on the best available endpoint, failing over to the others (see the class doc).
    * @param limiters per-endpoint adaptive concurrency (the session's); without it requests are not limited.
    * @throws the last endpoint's `ModelCallError`, the retryable `connection` error "all N endpoints ... are down", or
-   *   any other error of an inner model at once.
+   *   any other error of an inner model at once; `HptError` `E_ENDPOINT` when every endpoint serves another model.
    */
   async generate(request: ModelRequest, limiters?: EndpointLimiters): Promise<ModelResponse> {
     let tried: boolean[] | undefined;
@@ -128,6 +152,13 @@ export class EndpointSpread implements Model {
         const started = this.now();
         const response = await lane.model.generate(request);
         release?.('ok');
+        if (!servesModel(this.asked, response.model)) {
+          // another model answered: not returned (so neither scored nor cached); the endpoint is drained for good
+          lane.errors++;
+          lane.servedModel ??= shownModelName(response.model!);
+          (tried ??= new Array<boolean>(this.lanes.length).fill(false))[i] = true;
+          continue;
+        }
         lane.breaker.success();
         lane.answered++;
         lane.latencySum += this.now() - started;
@@ -149,7 +180,17 @@ export class EndpointSpread implements Model {
         lane.outstanding--;
       }
     }
+    const other = this.lanes.filter((l) => l.servedModel !== undefined);
+    if (other.length === this.lanes.length) {
+      throw new HptError(
+        'E_ENDPOINT',
+        `every endpoint of ${this.id} serves another model (${other.map((l) => `${l.endpoint} ${otherModelReason(this.asked, l.servedModel!)}`).join('; ')}): their answers are neither scored nor cached. Check --base-url: each must serve ${this.asked} (a dated snapshot of it is accepted; --served-model <name> when they serve it under another name)`,
+      );
+    }
     if (last) throw last;
+    if (other.length) {
+      throw new ModelCallError('connection', `no endpoint of ${this.id} is available: ${other.map((l) => l.endpoint).join(', ')} ${other.length === 1 ? 'serves' : 'serve'} another model and the others are down (${this.lanes.filter((l) => l.servedModel === undefined).map((l) => l.endpoint).join(', ')}); they are probed again after their cool-down`);
+    }
     throw new ModelCallError('connection', `all ${this.lanes.length} endpoints of ${this.id} are down (${this.endpoints.join(', ')}); each is probed again after its cool-down`);
   }
 
@@ -163,6 +204,7 @@ export class EndpointSpread implements Model {
       const i = (this.cursor + k) % n;
       if (tried?.[i]) continue;
       const lane = this.lanes[i]!;
+      if (lane.servedModel !== undefined) continue;
       const a = lane.breaker.availability(now);
       if (a === 'probe') {
         lane.breaker.startProbe();
