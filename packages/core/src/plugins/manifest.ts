@@ -113,11 +113,14 @@ export function resolvePluginPath(plugin: { name: string; root: string }, rel: s
  * UTF-8 byte order mark in either file is ignored. Every path the manifest names (the manifest file, each `module`,
  * `promptPack`, `file` and split) must stay inside the plugin root, symbolic links followed (`resolvePluginPath`).
  *
+ * @param options `files: false` skips the check that the data files a manifest names (`file`, splits, `promptPack`)
+ *   exist, for a package whose install scripts have not run yet (`plugins install --allow-scripts` checks them again
+ *   once they have); every other check is made. Default: checked.
  * @throws HptError `E_PLUGIN` when the directory has no readable package.json, `E_MANIFEST` when the manifest does not
  *   match schemas/plugin-manifest.schema.json (naming the plugin and the field), names a missing file, or names a path
  *   outside the plugin root. Messages name files and reasons, never a file's contents.
  */
-export function readPluginManifest(root: string, origin: PluginSource['origin']): PluginSource | undefined {
+export function readPluginManifest(root: string, origin: PluginSource['origin'], options: { files?: boolean } = {}): PluginSource | undefined {
   const abs = resolve(root);
   const pjPath = join(abs, 'package.json');
   let pj: Record<string, unknown>;
@@ -151,7 +154,7 @@ export function readPluginManifest(root: string, origin: PluginSource['origin'])
   }
   for (const p of paths) {
     const file = resolvePluginPath({ name, root: abs }, p.rel, p.what);
-    if (p.mustExist && !existsSync(file)) throw new HptError('E_MANIFEST', `plugin ${name}: ${p.what} names ${p.rel}, which does not exist in ${abs}`);
+    if (p.mustExist && options.files !== false && !existsSync(file)) throw new HptError('E_MANIFEST', `plugin ${name}: ${p.what} names ${p.rel}, which does not exist in ${abs}`);
   }
   const namespace = name.replace(/^@[^/]+\//, '');
   return { name, namespace, version: typeof pj.version === 'string' ? pj.version : '0.0.0', root: abs, manifest, origin };
