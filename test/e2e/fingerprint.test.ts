@@ -75,13 +75,17 @@ describe('runs show', () => {
 });
 
 describe('compare and report name runs that differ in more than the model', () => {
-  it('compare warns per differing field (stderr) and lists them in --json', async () => {
-    const r = await runCli(['compare', oracleA, oracleB, '--store', store]);
+  it('compare refuses runs on different data content (exit 2, naming data.contentHash); --force warns and lists the differences in --json', async () => {
+    const refused = await runCli(['compare', oracleA, oracleB, '--store', store]);
+    expect(refused.code).toBe(2);
+    expect(errorLine(refused)).toContain(`are on different data: data.contentHash (A "${sha(dataA).slice(0, 56)}..., B "${sha(dataB).slice(0, 56)}...); `);
+    const r = await runCli(['compare', oracleA, oracleB, '--store', store, '--force']);
     expect(r.code, r.stderr).toBe(0);
-    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: runs differ in'));
-    expect(warnings).toEqual([`warning: runs differ in data.contentHash (A: ${sha(dataA)}, B: ${sha(dataB)}), not only in the model`]);
-    const j = await runCli(['compare', oracleA, oracleB, '--store', store, '--json']);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+    expect(warnings).toEqual([`warning: the runs are on different data: data.contentHash (A "${sha(dataA).slice(0, 56)}..., B "${sha(dataB).slice(0, 56)}...); samples were paired by id anyway (--force)`]);
+    const j = await runCli(['compare', oracleA, oracleB, '--store', store, '--json', '--force']);
     expect(JSON.parse(j.stdout).differences).toEqual([{ field: 'data.contentHash', a: sha(dataA), b: sha(dataB) }]);
+    expect(JSON.parse(j.stdout).dataDifferences).toEqual([{ field: 'data.contentHash', a: sha(dataA), b: sha(dataB) }]);
   });
 
   it('runs that differ only in the model give no warning', async () => {
@@ -113,8 +117,11 @@ describe('compare and report name runs that differ in more than the model', () =
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`run ${oracleA} has no fingerprint: it was made before hpt-bench recorded fingerprints`);
     expect((await runCli(['runs', 'show', oracleA, '--store', old, '--json'])).stdout).toContain('"fingerprint":null');
-    const c = await runCli(['compare', oracleA, oracleB, '--store', old]);
-    expect(c.code).toBe(0);
+    // same data (oracleA's stored config holds its data hash), another model: compared, with the warning
+    const c = await runCli(['compare', oracleA, randomA, '--store', old]);
+    expect(c.code, c.stderr).toBe(0);
     expect(c.stderr).toContain('warning: a run has no fingerprint');
+    // other data: refused from the stored config alone (data.contentHash)
+    expect(errorLine(await runCli(['compare', oracleA, oracleB, '--store', old]))).toContain('are on different data: data.contentHash');
   });
 });

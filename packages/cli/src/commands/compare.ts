@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { compareRuns, HptError, RunStore, type CompareResult, type Json, storeExists, storeLabel } from '@hpt-bench/core';
+import { compareRuns, describeDataDifferences, HptError, RunStore, type CompareResult, type Json, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, TerminalTable, terminalSafe } from '../base.js';
 import { storeFlag } from '../store-flag.js';
 
@@ -11,8 +11,12 @@ import { storeFlag } from '../store-flag.js';
  */
 export default class Compare extends HptCommand {
   static override summary = 'Paired comparison of two runs: HPI and accuracy differences (A - B) with bootstrap 95% intervals, level transitions, the samples B fixes and breaks.';
-  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored). Then the level-transition table of the paired samples (rows: the level at which A solved each sample, L1..Lm then unsolved; columns: the same for B) and the samples B fixes (A unsolved, B solved) and breaks (A solved, B unsolved), the first --list of each printed (all of them in --json: transitions, fixed, broken).`;
-  static override examples = ['<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d', '<%= config.bin %> compare RUN_A RUN_B --store results.db --json'];
+  static override description = `Samples are matched by sample id (and replicate index with --replicates N). On the paired samples it reports each run's HPI and accuracy, the mean per-sample HPI difference A - B (negative: A solves at lower levels, i.e. better) and the accuracy difference, each with a bootstrap 95% percentile interval over the paired samples. Per-sample HPI is the stored HPI sum / the sample's recorded scores (adaptive --compat reference runs can record 0 or 2; a sample with no score in either run is left out and counted as unscored). Then the level-transition table of the paired samples (rows: the level at which A solved each sample, L1..Lm then unsolved; columns: the same for B) and the samples B fixes (A unsolved, B solved) and breaks (A solved, B unsolved), the first --list of each printed (all of them in --json: transitions, fixed, broken). Runs on different data (another dataset, data file content or source, split, or a generated dataset's seed or compat mode) are refused (exit 2, naming the differing fields), since their samples with equal ids are not the same samples; --force compares them anyway, with a warning. Runs of the same data with other models, reasoning efforts, ladders, limits or filters compare as usual.`;
+  static override examples = [
+    '<%= config.bin %> compare 20261121T093000-1a2b3c 20261121T101500-9f8e7d',
+    '<%= config.bin %> compare RUN_A RUN_B --store results.db --json',
+    '<%= config.bin %> compare RUN_A RUN_B --force',
+  ];
 
   static override args = {
     runA: Args.string({ description: 'run A (see `hpt-bench runs`)', required: true }),
@@ -24,6 +28,7 @@ export default class Compare extends HptCommand {
     bootstrap: Flags.integer({ description: 'bootstrap resamples B', default: 2000, min: 1, max: 1_000_000 }),
     seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
     list: Flags.integer({ description: 'fixed and broken samples printed of each (text output; --json lists all)', default: 20, min: 0 }),
+    force: Flags.boolean({ description: 'compare runs on different data anyway (samples paired by id; a warning names the differing fields)', default: false }),
   };
 
   async run(): Promise<void> {
@@ -32,13 +37,17 @@ export default class Compare extends HptCommand {
     const store = new RunStore(flags.store, { readonly: true });
     let result: CompareResult;
     try {
-      result = compareRuns(store, storeLabel(flags.store), args.runA, args.runB, { resamples: flags.bootstrap, seed: flags.seed });
+      result = compareRuns(store, storeLabel(flags.store), args.runA, args.runB, { resamples: flags.bootstrap, seed: flags.seed, force: flags.force });
     } finally {
       store.close();
     }
-    if (result.a.dataset !== result.b.dataset) this.logger.warn(`the runs are on different datasets (${result.a.dataset}, ${result.b.dataset}); samples were matched by id`);
-    // a comparison of models is only one when nothing but the model differs (the runs' fingerprints)
-    for (const d of result.differences ?? []) this.logger.warn(`runs differ in ${d.field} (A: ${showValue(d.a)}, B: ${showValue(d.b)}), not only in the model`);
+    const dataDiff = result.dataDifferences ?? [];
+    if (dataDiff.length) this.logger.warn(`the runs are on different data: ${describeDataDifferences(dataDiff)}; samples were paired by id anyway (--force)`);
+    // a comparison of models is only one when nothing but the model differs (the runs' fingerprints); when the data
+    // differ, the warning above already says how (its fields, and every data.* field)
+    const named = new Set(dataDiff.map((d) => d.field));
+    const said = (field: string) => named.has(field) || (dataDiff.length > 0 && field.startsWith('data.'));
+    for (const d of result.differences ?? []) if (!said(d.field)) this.logger.warn(`runs differ in ${d.field} (A: ${showValue(d.a)}, B: ${showValue(d.b)}), not only in the model`);
     if (result.differences === null) this.logger.warn('a run has no fingerprint (made before fingerprints were recorded): cannot tell whether the runs differ in more than the model');
     if (flags.json) {
       this.printJson(result);

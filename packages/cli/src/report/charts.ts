@@ -6,7 +6,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { datasetLabel, formatThreshold, levelTransitions, modelLabel, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun, type TransitionSample } from '@hpt-bench/core';
+import { dataDifferences, datasetLabel, formatThreshold, levelTransitions, modelLabel, pairUnits, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun, type TransitionSample } from '@hpt-bench/core';
 
 export { uniqueRunLabels };
 
@@ -254,26 +254,46 @@ export const MAX_TRANSITION_PAIRS = 6;
 /** Fixed / broken sample ids named in a transition chart's caption, at most. */
 const CAPTION_IDS = 20;
 
+/** A pair of runs of one dataset left out of the level transitions because their data differ (issue 25). */
+export interface DifferentDataPair {
+  a: string;
+  b: string;
+  /** the differing fields (`dataDifferences`: `data.source`, `data.split`, `data.contentHash`, ...) */
+  fields: string[];
+}
+
 /**
  * Level-transition heatmaps (as `compare A B` counts them) for pairs of runs on the same dataset (and threshold): in
  * each group of such runs every pair A, B with A before B in report order (oldest first unless runs are named), the
  * first `maxPairs` pairs that share a scored sample. Cells: paired samples A solved at the row's level and B at the
  * column's (`unsolved` last), coloured and labelled by their count; the caption gives the fixed/broken totals and ids.
- * @returns the charts, and how many further pairs with shared samples were left out (`omitted`).
+ * A pair whose data differ (`data.dataIdentities`, `dataDifferences`: another data file, split, or a generated
+ * dataset's seed or compat) is never drawn, as `compare` refuses it: pairs that share sample ids are listed in
+ * `differentData` instead. Runs without a recorded identity count as the same data.
+ * @returns the charts, how many further pairs with shared samples were left out (`omitted`), and the pairs left out
+ *   for their different data (`differentData`).
  */
-export async function transitionCharts(data: ReportData, labels: Map<string, string>, maxPairs = MAX_TRANSITION_PAIRS): Promise<{ charts: Chart[]; omitted: number }> {
+export async function transitionCharts(data: ReportData, labels: Map<string, string>, maxPairs = MAX_TRANSITION_PAIRS): Promise<{ charts: Chart[]; omitted: number; differentData: DifferentDataPair[] }> {
   const groups = new Map<string, ReportRun[]>();
   for (const r of data.runs) {
     const k = `${r.dataset}\u0000${r.threshold ?? ''}`;
     groups.set(k, [...(groups.get(k) ?? []), r]);
   }
   const charts: Chart[] = [];
+  const differentData: DifferentDataPair[] = [];
   let omitted = 0;
   for (const runs of groups.values()) {
     for (let i = 0; i < runs.length; i++) {
       for (let j = i + 1; j < runs.length; j++) {
         const a = runs[i]!;
         const b = runs[j]!;
+        const ia = data.dataIdentities?.get(a.runId);
+        const ib = data.dataIdentities?.get(b.runId);
+        const diff = ia && ib ? dataDifferences(ia, ib) : [];
+        if (diff.length > 0) {
+          if (pairUnits(data.units.get(a.runId) ?? [], data.units.get(b.runId) ?? []).pairs.length > 0) differentData.push({ a: a.runId, b: b.runId, fields: diff.map((d) => d.field) });
+          continue;
+        }
         const t = levelTransitions({ units: data.units.get(a.runId) ?? [], levels: a.ladder.length }, { units: data.units.get(b.runId) ?? [], levels: b.ladder.length });
         if (t.transitions.paired === 0) continue;
         if (charts.length >= maxPairs) {
@@ -296,7 +316,7 @@ export async function transitionCharts(data: ReportData, labels: Map<string, str
       }
     }
   }
-  return { charts, omitted };
+  return { charts, omitted, differentData };
 }
 
 /** Every chart of the HTML report, in page order. */

@@ -8,7 +8,7 @@
 import type { AttemptRecord, Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
 import { formatCell, reportTables, ReportViews } from '@hpt-bench/core';
 import { gzipSync } from 'node:zlib';
-import { MAX_TRANSITION_PAIRS, reportCharts, transitionCharts, uniqueRunLabels, type Chart } from './charts.js';
+import { MAX_TRANSITION_PAIRS, reportCharts, transitionCharts, uniqueRunLabels, type Chart, type DifferentDataPair } from './charts.js';
 
 /** Options of `renderHtmlReport`. */
 export interface HtmlOptions {
@@ -228,16 +228,24 @@ function traceHtml(data: ReportData, store: RunStore, labels: Map<string, string
   return out.join('\n');
 }
 
+/** Pairs of runs on different data named in the transition section's note, at most. */
+const DIFFERENT_DATA_NAMED = 10;
+
 /**
- * The level-transition section: one heatmap per pair of runs on the same dataset (`transitionCharts`), or nothing when
- * no two runs of the report share samples.
+ * The level-transition section: one heatmap per pair of runs on the same data (`transitionCharts`), and a note naming
+ * the pairs of runs of one dataset left out because their data differ (with the differing fields); nothing when no two
+ * runs of the report share samples.
  */
-function transitionsHtml(t: { charts: Chart[]; omitted: number }): string {
-  if (t.charts.length === 0) return '';
+function transitionsHtml(t: { charts: Chart[]; omitted: number; differentData: DifferentDataPair[] }): string {
+  if (t.charts.length === 0 && t.differentData.length === 0) return '';
   const more = t.omitted ? ` ${t.omitted} further pair(s) are not drawn (at most ${MAX_TRANSITION_PAIRS}); name the runs to see theirs (<code>hpt-bench report A B --out report.html</code>).` : '';
+  const d = t.differentData;
+  const different = d.length
+    ? `<p class="note" id="transitions-different-data">${d.length} pair(s) of runs on different data are left out (samples with equal ids are not the same samples there; <code>hpt-bench compare</code> refuses them without --force): ${esc(d.slice(0, DIFFERENT_DATA_NAMED).map((p) => `${p.a} and ${p.b} (${p.fields.join(', ')})`).join('; '))}${d.length > DIFFERENT_DATA_NAMED ? ` and ${d.length - DIFFERENT_DATA_NAMED} more` : ''}.</p>\n`
+    : '';
   return `<h2 id="transitions">Level transitions</h2>
-<p class="note">For pairs of runs on the same dataset (A before B in report order): how many paired samples A solved at each level (rows) and B at each level (columns), as <code>hpt-bench compare A B</code> counts them; cells off the diagonal are samples whose level changed.${more}</p>
-<div class="charts">
+<p class="note">For pairs of runs on the same dataset and data (A before B in report order): how many paired samples A solved at each level (rows) and B at each level (columns), as <code>hpt-bench compare A B</code> counts them; cells off the diagonal are samples whose level changed.${more}</p>
+${different}<div class="charts">
 ${t.charts.map(chartHtml).join('\n')}
 </div>`;
 }
@@ -384,7 +392,8 @@ const SCRIPT = `
 
 /**
  * The whole HTML report as one string: header, runs and usage tables, the paper tables, the charts (inline SVG), the
- * level-transition heatmaps of pairs of runs on the same dataset (`transitionCharts`, when there are any) and the
+ * level-transition heatmaps of pairs of runs on the same dataset and data (`transitionCharts`, when there are any,
+ * with a note naming the pairs left out for their different data) and the
  * per-sample ladder trace (`<details>` per sample, collapsed, filterable; the first `traceLimit` samples per run; each
  * run's bodies a compressed block rendered lazily).
  * Reads the trace from `store` (`RunStore.iterSamples`).
@@ -412,7 +421,7 @@ export async function renderHtmlReport(data: ReportData, store: RunStore, option
 </head>
 <body>
 <header><h1>hpt-bench report</h1><p>${data.runs.length} run(s) from ${esc(data.store)} · generated ${esc(when)} · intervals: bootstrap 95% percentile, B = ${b.resamples}, seed ${b.seed}</p></header>
-<nav><a href="#runs">Runs</a><a href="#tables">Tables</a><a href="#charts">Charts</a>${transitions.charts.length ? '<a href="#transitions">Level transitions</a>' : ''}<a href="#trace">Ladder trace</a></nav>
+<nav><a href="#runs">Runs</a><a href="#tables">Tables</a><a href="#charts">Charts</a>${transitions.charts.length || transitions.differentData.length ? '<a href="#transitions">Level transitions</a>' : ''}<a href="#trace">Ladder trace</a></nav>
 <main>
 <h2 id="runs">Runs</h2>
 ${overview.map(tableHtml).join('\n')}

@@ -3,7 +3,7 @@
  * on the samples both runs scored, with seeded bootstrap percentile intervals, plus the level transitions between them.
  */
 import { HptError } from '@hpt-bench/sdk';
-import { type FingerprintDifference, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
+import { dataDifferences, dataIdentity, describeDataDifferences, type FingerprintDifference, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';
@@ -39,6 +39,8 @@ export interface CompareSide {
  *   its id (replicate) and both levels (`TransitionSample`).
  * - `differences` (set by `compareRuns`): the fields in which the runs' fingerprints differ apart from the model
  *   (`fingerprintDifferences`; `[]`: only the model differs), or null when a run has no fingerprint (an older run).
+ * - `dataDifferences` (set by `compareRuns`): the fields in which the runs' data differ (`dataDifferences`; `[]`: the
+ *   same data). Non-empty only when the comparison was forced (`force`), since `compareRuns` refuses otherwise.
  */
 export interface CompareResult {
   a: CompareSide;
@@ -56,6 +58,7 @@ export interface CompareResult {
   fixed: TransitionSample[];
   broken: TransitionSample[];
   differences?: FingerprintDifference[] | null;
+  dataDifferences?: FingerprintDifference[];
 }
 
 /** One run of a comparison: its description, its sample units and (optional) its ladder length for the transitions. */
@@ -123,11 +126,16 @@ export function pairedCompare(a: CompareInput, b: CompareInput, options: { resam
 
 /**
  * Compare two completed runs of a store (`hpt-bench compare A B`), with the differences of their fingerprints; each
- * run's ladder length (for the transition matrix) is its summary's `ladder`.
+ * run's ladder length (for the transition matrix) is its summary's `ladder`. Samples are paired by id, which means the
+ * same question only on the same data: runs whose data differ (`dataDifferences` of their `dataIdentity`: dataset,
+ * data content or source, split, a generated dataset's seed and compat) are refused unless `force` is set; forced,
+ * the result lists the differing fields in `dataDifferences`. Runs of the same data with other models, reasoning
+ * efforts, ladders, limits or filters compare as before.
  * @throws HptError `E_UNKNOWN_ID` / `E_CONFIG` as `selectRuns` (unknown or not completed runs), `E_DATA` when they
- *   share no scored sample.
+ *   share no scored sample, or (without `force`) when their data differ — one line naming the differing fields with
+ *   both values.
  */
-export function compareRuns(store: RunStore, storePath: string, runA: string, runB: string, options: { resamples?: number; seed?: number } = {}): CompareResult {
+export function compareRuns(store: RunStore, storePath: string, runA: string, runB: string, options: { resamples?: number; seed?: number; force?: boolean } = {}): CompareResult {
   if (runA === runB) throw new HptError('E_CONFIG', `compare needs two different runs, got ${runA} twice`);
   const [ra, rb] = selectRuns(store, storePath, { runIds: [runA, runB] });
   const side = (r: NonNullable<typeof ra>): CompareInput => {
@@ -136,5 +144,14 @@ export function compareRuns(store: RunStore, storePath: string, runA: string, ru
   };
   const fa = parseFingerprint(ra!.fingerprint);
   const fb = parseFingerprint(rb!.fingerprint);
-  return { ...pairedCompare(side(ra!), side(rb!), options), differences: fa && fb ? fingerprintDifferences(fa, fb) : null };
+  // runs without any shared sample get that error (pairedCompare), whatever their data
+  const result = pairedCompare(side(ra!), side(rb!), options);
+  const dataDiff = dataDifferences(dataIdentity(ra!), dataIdentity(rb!));
+  if (dataDiff.length > 0 && !options.force) {
+    throw new HptError(
+      'E_DATA',
+      `runs ${ra!.id} (A) and ${rb!.id} (B) are on different data: ${describeDataDifferences(dataDiff)}; samples paired by id across different data are not the same samples, so the comparison is refused; give --force to compare them anyway`,
+    );
+  }
+  return { ...result, differences: fa && fb ? fingerprintDifferences(fa, fb) : null, dataDifferences: dataDiff };
 }

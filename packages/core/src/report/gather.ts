@@ -3,7 +3,7 @@
  * resamples. Reads through `RunStore` methods (the SQL is the store's: store/queries.ts).
  */
 import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
-import { fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
+import { dataDifferences, dataIdentity, type DataIdentity, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { modelLabel } from './tables.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
@@ -28,6 +28,16 @@ export interface ReportData {
    * shown under the runs table and in the JSON report
    */
   selectionNotes?: string[];
+  /**
+   * the data identity of each run, by run id (`dataIdentity`): runs whose identities differ (`dataDifferences`) are
+   * never paired, so the HTML report draws no level transitions between them
+   */
+  dataIdentities?: Map<string, DataIdentity>;
+  /**
+   * notes naming the runs of one dataset that are on different data (`dataNotes`): the report pairs no samples between
+   * them; shown under the runs table and in the JSON report
+   */
+  dataNotes?: string[];
 }
 
 /**
@@ -213,7 +223,36 @@ export function gatherReport(store: RunStore, storePath: string, options: Gather
   const selectionNotes = omitted.length
     ? [`${omitted.length} older run(s) left out: a newer run of the same group (model, dataset, ladder, mode, compat, data, HPI_Dataset, reasoning effort) is reported (${omitted.map((o) => `${o.run.id}, replaced by ${o.newer.id}`).join('; ')}); name runs (--run ID) or give --all to report them.`]
     : [];
-  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs), selectionNotes };
+  const dataIdentities = new Map(runs.map((r) => [r.id, dataIdentity(r)]));
+  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs), selectionNotes, dataIdentities, dataNotes: dataNotes(runs) };
+}
+
+/**
+ * Notes on the runs of one dataset id that are on different data (pure; issue 25): per dataset, the runs (in `runs`
+ * order) are split into sets of the same data (`dataDifferences` of their `dataIdentity` empty, compared with each
+ * set's first run); a dataset with several sets gives one note naming the differing fields and the runs of each set.
+ * Runs of different data are never paired: no level transitions are drawn between them, and `compare` refuses them
+ * without `--force`.
+ */
+export function dataNotes(runs: readonly Pick<RunRecord, 'id' | 'dataset' | 'config' | 'fingerprint'>[]): string[] {
+  const byDataset = new Map<string, { identity: DataIdentity; ids: string[] }[]>();
+  for (const r of runs) {
+    const identity = dataIdentity(r);
+    const sets = byDataset.get(r.dataset) ?? [];
+    const set = sets.find((x) => dataDifferences(x.identity, identity).length === 0);
+    if (set) set.ids.push(r.id);
+    else sets.push({ identity, ids: [r.id] });
+    byDataset.set(r.dataset, sets);
+  }
+  const notes: string[] = [];
+  for (const [dataset, sets] of byDataset) {
+    if (sets.length < 2) continue;
+    const fields = [...new Set(sets.slice(1).flatMap((x) => dataDifferences(sets[0]!.identity, x.identity).map((d) => d.field)))];
+    notes.push(
+      `Runs of ${dataset} are on different data (${fields.join(', ')}), grouped by data: ${sets.map((x) => x.ids.join(', ')).join(' | ')}. Runs of different data are not paired: no level transitions are drawn between them, and \`hpt-bench compare\` refuses them without --force.`,
+    );
+  }
+  return notes;
 }
 
 /**

@@ -249,7 +249,7 @@ export function declaredTables(runs: readonly ReportRun[], views: ReportViews): 
 }
 
 /** What a code view computes over: the report's runs, their units (when gathered) and bootstrap settings. */
-export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes'>>;
+export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes'>>;
 
 const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
 
@@ -289,7 +289,7 @@ export function runSummaryTables(data: ReportViewData, views: ReportViews): Repo
 /**
  * The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost;
  * the Model cell carries the run's group parts (`model · 2-level ladder (two)`) when it has any. `extraNotes` (the
- * selection and fingerprint notes of `gatherReport`) follow the table's own note.
+ * selection, fingerprint and data notes of `gatherReport`) follow the table's own note.
  */
 export function runsTable(runs: readonly ReportRun[], extraNotes: readonly string[] = []): ReportTable {
   const m = Math.max(0, ...runs.map((r) => r.ladder.length || Object.keys(r.levelCounts).filter((k) => k !== 'unsolved').length));
@@ -358,7 +358,7 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
 export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none): ReportTable[] {
   const declared = declaredTables(data.runs, views);
   const byView = views.list.flatMap((view) => [...declared.filter((d) => d.view === view).map((d) => d.table), ...viewTables(view, data, views)]);
-  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? [])]), usageTable(data.runs), ...byView];
+  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? []), ...(data.dataNotes ?? [])]), usageTable(data.runs), ...byView];
 }
 
 /** A value for display: numbers with `digits` decimals (as they are without `digits`); null as `-`. */
@@ -463,10 +463,11 @@ export function tablesToCsv(tables: readonly ReportTable[]): string {
 }
 
 /**
- * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes, selectionNotes }` (sample units are
- * not included; each run carries `group`, `groupParts`, `groupLabel`; the notes: see `ReportData`, `[]` when none).
+ * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes, selectionNotes, dataNotes }` (sample
+ * units are not included; each run carries `group`, `groupParts`, `groupLabel`; the notes: see `ReportData`, `[]` when
+ * none).
  */
-export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes' | 'selectionNotes'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[]; selectionNotes: string[] } {
-  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [], selectionNotes: data.selectionNotes ?? [] };
+export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[]; selectionNotes: string[]; dataNotes: string[] } {
+  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [], selectionNotes: data.selectionNotes ?? [], dataNotes: data.dataNotes ?? [] };
 }
 

@@ -223,3 +223,89 @@ export function parseFingerprint(value: Json | null | undefined): RunFingerprint
   if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   return value as unknown as RunFingerprint;
 }
+
+/**
+ * What identifies the data of a run (issue 25): the samples behind its sample ids. `compare` pairs two runs' samples
+ * by id, which is only meaningful when both runs have the same data; `dataDifferences` says when they do not.
+ * - `dataset`: the dataset id;
+ * - `contentHash`: `sha256:<hex>` of `--data` (null without `--data`): with both hashes known, the content decides,
+ *   whatever the files' paths;
+ * - `source`: where the samples come from (`RunFingerprint.data.source`: the `--data` path, `<plugin>:<file>` of a
+ *   shipped split, `hub:<dataset>@<split>`, `generated`), which names the split for all but generated datasets;
+ * - `split`: the `--split` given (null: the dataset's default);
+ * - `seed`, `compat`: a generated dataset's (`source` "generated") seed and compat mode, which draw its samples
+ *   (DatasetLoadOptions); null for other sources.
+ * A run without fingerprint (made before fingerprints were recorded) is described by its stored configuration:
+ * `contentHash` = its `dataHash`, `source` = its `--data` path (null without), `split`, and no seed or compat (whether
+ * its dataset was generated is not recorded). The model, endpoints, reasoning effort, ladder, limit and filters are not
+ * part of the data: limits and filters select samples, they do not change them.
+ */
+export interface DataIdentity {
+  dataset: string;
+  contentHash: string | null;
+  source: string | null;
+  split: string | null;
+  seed: number | null;
+  compat: string | null;
+}
+
+/** The data identity of a stored run (pure; see `DataIdentity`): from its fingerprint, else its stored config. */
+export function dataIdentity(run: { dataset: string; config?: Record<string, Json> | null; fingerprint?: Record<string, Json> | null }): DataIdentity {
+  const f = parseFingerprint(run.fingerprint);
+  const c = run.config ?? {};
+  const str = (v: Json | undefined): string | null => (typeof v === 'string' && v !== '' ? v : null);
+  if (f?.data) {
+    const generated = f.data.source === 'generated';
+    return {
+      dataset: f.data.dataset ?? run.dataset,
+      contentHash: f.data.contentHash ?? null,
+      source: f.data.source ?? null,
+      split: f.data.split ?? null,
+      seed: generated && typeof f.seed === 'number' ? f.seed : null,
+      compat: generated && typeof f.compat === 'string' ? f.compat : null,
+    };
+  }
+  return { dataset: run.dataset, contentHash: str(c.dataHash), source: str(c.data), split: str(c.split), seed: null, compat: null };
+}
+
+/**
+ * The fields in which two runs' data differ (pure; `[]`: the same data, so their samples may be paired by id), as
+ * `{field, a, b}` with field names of the fingerprint:
+ * - `data.dataset` when the dataset ids differ;
+ * - `data.contentHash` when both runs have a content hash and the hashes differ (equal hashes: the same data, even
+ *   under other paths or splits), else `data.source` when the sources differ;
+ * - `data.split` when the splits differ and the source does not name the split (a generated dataset, or a run without
+ *   fingerprint and without `--data`), or when the data differ already (named as well, to say how);
+ * - `seed` and `compat` when both runs' data are generated and these differ.
+ */
+export function dataDifferences(a: DataIdentity, b: DataIdentity): FingerprintDifference[] {
+  const out: FingerprintDifference[] = [];
+  const differ = (x: Json, y: Json) => canonicalJson(x) !== canonicalJson(y);
+  const check = (field: string, x: Json, y: Json) => {
+    if (differ(x, y)) out.push({ field, a: x, b: y });
+  };
+  check('data.dataset', a.dataset, b.dataset);
+  const hashed = a.contentHash !== null && b.contentHash !== null;
+  if (hashed) check('data.contentHash', a.contentHash, b.contentHash);
+  else check('data.source', a.source, b.source);
+  const generated = !hashed && a.source === 'generated' && b.source === 'generated';
+  const splitUnnamed = !hashed && (generated || (a.source === null && b.source === null));
+  if (differ(a.split, b.split) && (out.length > 0 || splitUnnamed)) out.push({ field: 'data.split', a: a.split, b: b.split });
+  if (generated) {
+    check('seed', a.seed, b.seed);
+    check('compat', a.compat, b.compat);
+  }
+  return out;
+}
+
+/**
+ * The fields of `dataDifferences` with both values, for a one-line message: `data.split (A "mini", B null)`, values as
+ * JSON cut to 60 characters, joined by "; ".
+ */
+export function describeDataDifferences(diff: readonly FingerprintDifference[]): string {
+  const show = (v: Json) => {
+    const s = JSON.stringify(v);
+    return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+  };
+  return diff.map((d) => `${d.field} (A ${show(d.a)}, B ${show(d.b)})`).join('; ');
+}
