@@ -137,8 +137,9 @@ describe('strict number (§7 rec. 7)', () => {
     expect(ok('{"answer": "-54.31"}', -54.31, NUMBER, 'strict')).toBe(true);
     expect(ok('{"answer": "−54.31"}', '-54.31', NUMBER, 'strict')).toBe(true);
   });
-  it('reads the first number token of the answer', () => {
-    expect(ok('{"answer": "about 11 (rounded)"}', '11', NUMBER, 'strict')).toBe(true);
+  it('the whole answer must be one number (issue 25); the target is read as its first number token', () => {
+    expect(ok('{"answer": "about 11 (rounded)"}', '11', NUMBER, 'strict')).toBe(false);
+    expect(ok('{"answer": " 11 "}', '11', NUMBER, 'strict')).toBe(true);
     expect(ok('{"answer": "Employees"}', 2, NUMBER, 'strict')).toBe(false);
     expect(firstNumber('x = -2.50e1!')).toBe(-25);
   });
@@ -246,10 +247,12 @@ describe('strict structure (§7 recs 8, 21; uses tree/parse.ts)', () => {
     const wrong = '   4\n    |-- 1\n    |   `-- 0\n    `-- 3\n        `-- 2';
     expect(ok(JSON.stringify({ answer: wrong }), target, HIER, 'strict')).toBe(false);
   });
-  it('empty target ("No edges") ↔ "no edges" or a single node', () => {
+  it('empty target ("No edges") ↔ "no edges" or the single node left (issue 25: `emptyNode`)', () => {
     expect(ok('{"answer": "No edges"}', 'No edges', EDGE, 'strict')).toBe(true);
     expect(ok('{"answer": "no edges."}', 'No edges', EDGE, 'strict')).toBe(true);
-    expect(ok('{"answer": "   5"}', 'No edges', HIER, 'strict')).toBe(true);
+    expect(ok('{"answer": "   5"}', 'No edges', { ...HIER, emptyNode: 5 }, 'strict')).toBe(true);
+    expect(ok('{"answer": "   5"}', 'No edges', { ...HIER, emptyNode: 1 }, 'strict')).toBe(false);
+    expect(ok('{"answer": "   5"}', 'No edges', HIER, 'strict')).toBe(false);
     expect(ok('{"answer": "5 -> 1"}', 'No edges', EDGE, 'strict')).toBe(false);
   });
   it('garbage answers are wrong; an unparsable target is an E_DATA error', () => {

@@ -111,7 +111,8 @@ describe('strict matchers, §7', () => {
 
   it('empty-structure targets: trimmed, and a custom literal is accepted as the answer', () => {
     expect(ok(answer('No edges'), ' No edges ', HIER, 'strict')).toBe(true);
-    expect(ok(answer('   5'), ' No edges ', HIER, 'strict')).toBe(true);
+    expect(ok(answer('   5'), ' No edges ', { ...HIER, emptyNode: 5 }, 'strict')).toBe(true);
+    expect(ok(answer('   5'), ' No edges ', HIER, 'strict')).toBe(false); // issue 25: only the node left, when known
     const spec: MatcherSpec = { ...EDGE, empty: 'Empty' };
     expect(ok(answer('empty'), 'Empty', spec, 'strict')).toBe(true);
     expect(ok(answer('No edges'), 'Empty', spec, 'strict')).toBe(true);

@@ -156,6 +156,9 @@ describe('§3.7 fully assembled queries', () => {
     expect(inst('remove_node', { node: 1 }, 'hierarchy').target).toBe('   4\n    |-- 3\n    |-- 0\n    `-- 2');
     const two = makeTree(7, new Map([[7, [2]]]));
     expect(instantiateTask('multiple-tree', 'remove_node', two, { args: { node: 2 } }, 'edge', 'strict').target).toBe(NO_EDGES);
+    // issue 25: the node left is recorded, the only bare node strict scoring accepts
+    expect(instantiateTask('multiple-tree', 'remove_node', two, { args: { node: 2 } }, 'edge', 'strict').matcher).toEqual({ type: 'structure', representation: 'edge', binary: false, empty: 'No edges', emptyNode: 7 });
+    expect(instantiateTask('multiple-tree', 'remove_node', two, { args: { node: 7 } }, 'hierarchy', 'strict').matcher.emptyNode).toBe(2);
   });
 
   it('binary questions on the §3.7 binary tree', () => {

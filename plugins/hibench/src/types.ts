@@ -35,7 +35,8 @@ export interface TreeStructure {
 
 /**
  * How a record is scored (specs/hibench.md §4.3; strict refinements §7 recs 5-9, 15).
- * - `number`: compat = exact string equality after normalisation; strict = numeric, |a - b| <= `tolerance` (0.01).
+ * - `number`: compat = exact string equality after normalisation; strict = the whole answer one number (a second
+ *   number or words make it wrong), |a - b| <= `tolerance` (0.01).
  * - `string`: compat = normalised containment (target ⊂ answer) after deleting `skip` (a regex source) from both;
  *   strict = exact: integers by value, booleans/labels by normalised equality; `path: true` splits on arrows and
  *   compares the name lists; `notation` set (formula conversion) compares parsed expressions.
@@ -43,7 +44,8 @@ export interface TreeStructure {
  *   multiset equality; `none` is the literal target meaning "empty" (compared as a string).
  * - `structure`: a tree in `representation`; compat = edge: list match on ",", hierarchy: digit sequence; strict =
  *   parsed structural equality (binary: same parent and side; multi-tree: same parent, child order ignored);
- *   `empty` is the literal for an edgeless result ("No edges").
+ *   `empty` is the literal for an edgeless result ("No edges"); `emptyNode` the one node left then (strict: the only
+ *   bare node accepted besides the literal).
  * - `hit-rate`: recall of `sep`-separated reference items (Paper; fractional score); strict mode scores with `metric`
  *   instead when it is set (Paper, §7 rec. 18: `answer-f1`, `outline-f1`, `section-set`; paper/metrics.ts).
  * - `bigo` (with `string`, the Code scenario): compat = all whitespace removed from the raw output and target, then the
@@ -60,6 +62,11 @@ export interface MatcherSpec {
   representation?: Representation;
   binary?: boolean;
   empty?: string;
+  /**
+   * Strict `structure` with an `empty` target (Remove Node on a two-node tree): the one node left, the only bare node
+   * answer accepted besides the literal (issue 25).
+   */
+  emptyNode?: number;
   tolerance?: number;
   bigo?: boolean;
   metric?: 'answer-f1' | 'outline-f1' | 'section-set';

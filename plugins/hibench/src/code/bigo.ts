@@ -7,11 +7,17 @@
  * hand (glued annotations such as `nlogn`, `klogk`, `logr`, `|V|`, `n²`, implicit products `n log n`), parsed with
  * mathjs and printed in a canonical form:
  * - parentheses dropped, `+` and `*` flattened and their operands sorted (commutativity), `a - b` = `a + (-b)`;
- * - equal factors merged into powers with integer exponents (`n*n` = `n^2` = `n²`, `n^2*n` = `n^3`);
- * - `log n` = `logn` = `log(n)` = `ln n` = `lg n` = `log2(n)` (the base does not matter in big-O); `sqrt(x)` = `√x` = `x^(1/2)`;
+ * - equal factors merged into powers with rational exponents (`n*n` = `n^2` = `n²`, `n^2*n` = `n^3`, `n * sqrt(n)` =
+ *   `n^1.5` = `n^(3/2)`); a constant exponent is read as the fraction it writes (`0.5` = `1/2`, `0.33` is not `1/3`);
+ *   a power of a product is the product of the powers (`(n*m)^2` = `n^2 * m^2`, `sqrt(n*m)` = `sqrt(n) * sqrt(m)`) and
+ *   a quotient a product with negative exponents (`n^2 / n` = `n`, `n / log n` = `n * (log n)^-1`); sums are not
+ *   expanded (`(n + m)^2` is not `n^2 + m^2`) — all of this holds for the positive quantities complexities are;
+ * - `log n` = `logn` = `log(n)` = `ln n` = `lg n` = `log2(n)` (the base does not matter in big-O); `sqrt(x)` = `√x` =
+ *   `x^(1/2)` = `x^0.5`;
  * - `|V|` = `V` (a set size); factorials `n!`; `C(n, k)` (a one-letter function with several arguments) kept as a call;
  * - constants are kept as written (`O(9^2)` is not `O(81)`, `O(4 * n)` is not `O(n)`): the label is compared as annotated;
- * - variable names as given (no renaming: `O(m)` is not `O(n)`), letter case ignored (the toolkit lower-cases too).
+ * - variable names as given (no renaming: `O(m)` is not `O(n)`); letter case ignored everywhere, function names
+ *   included (`O(N LOG N)` = `O(nlogn)`; the toolkit lower-cases too).
  * Nothing here throws on bad input: an unreadable group yields null.
  */
 import { parse, type MathNode } from 'mathjs';
@@ -72,7 +78,8 @@ function tokenize(text: string): Tok[] | null {
     }
     const letters = /^[A-Za-z]+/.exec(s.slice(i));
     if (letters) {
-      splitLetters(letters[0], out);
+      // letter case never matters (`O(LOGN)` = `O(logn)`, `O(N)` = `O(n)`): function names are found in lower case
+      splitLetters(letters[0].toLowerCase(), out);
       i += letters[0].length;
       continue;
     }
@@ -165,10 +172,69 @@ function toMathText(toks: Tok[]): string | null {
 // ---------------------------------------------------------------------------------------------------------------------
 // Canonical printing of a mathjs tree.
 
+/** A rational number `[numerator, denominator]`, reduced, denominator > 0 (exponents: `1/2`, `-3/2`, `2`). */
+type Rational = [number, number];
+
+function gcd(a: number, b: number): number {
+  a = Math.abs(a);
+  b = Math.abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a || 1;
+}
+
+function rational(n: number, d = 1): Rational | null {
+  if (!Number.isSafeInteger(n) || !Number.isSafeInteger(d) || d === 0) return null;
+  const g = gcd(n, d) * Math.sign(d);
+  return [n / g, d / g];
+}
+
+const ratMul = (a: Rational, b: Rational): Rational | null => rational(a[0] * b[0], a[1] * b[1]);
+const ratAdd = (a: Rational, b: Rational): Rational | null => rational(a[0] * b[1] + b[0] * a[1], a[1] * b[1]);
+const ratText = (r: Rational): string => (r[1] === 1 ? String(r[0]) : `${r[0]}/${r[1]}`);
+
+/** A decimal constant as the exact fraction it writes (`0.5` → 1/2, `1.5` → 3/2, `0.33` → 33/100), or null. */
+function decimalRational(value: unknown): Rational | null {
+  const text = String(value);
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (m === null || (m[2]?.length ?? 0) > 6) return null;
+  const decimals = m[2] ?? '';
+  return rational(Number(m[1]! + decimals), 10 ** decimals.length);
+}
+
+/**
+ * The value of a constant exponent as a rational (`2`, `0.5`, `1/2`, `-1`, `(3/2)`), or null when the exponent is not
+ * a constant (`2^n`) or not a fraction of small integers.
+ */
+function rationalOf(node: MathNode): Rational | null {
+  const n = unparen(node);
+  if (n.type === 'ConstantNode') return decimalRational((n as unknown as { value: unknown }).value);
+  if (n.type !== 'OperatorNode') return null;
+  const op = n as unknown as { fn: string; args: MathNode[] };
+  const args = op.args.map(rationalOf);
+  if (args.some((a) => a === null)) return null;
+  const [a, b] = args as Rational[];
+  switch (op.fn) {
+    case 'unaryMinus':
+      return rational(-a![0], a![1]);
+    case 'unaryPlus':
+      return a!;
+    case 'divide':
+      return b![0] === 0 ? null : ratMul(a!, [b![1], b![0]]);
+    case 'multiply':
+      return args.length === 2 ? ratMul(a!, b!) : null;
+    case 'add':
+      return args.length === 2 ? ratAdd(a!, b!) : null;
+    case 'subtract':
+      return ratAdd(a!, [-b![0], b![1]]);
+    default:
+      return null;
+  }
+}
+
 interface Factor {
   base: string;
-  /** integer exponent, or null when the exponent is not an integer constant (then `expText` holds it) */
-  exp: number | null;
+  /** rational exponent, or null when the exponent is not a constant (then `expText` holds it) */
+  exp: Rational | null;
   expText?: string;
 }
 
@@ -219,28 +285,46 @@ function terms(node: MathNode, sign: boolean, out: string[]): void {
   out.push(sign ? c : `-${wrap(c)}`);
 }
 
-function factors(node: MathNode, out: Factor[]): void {
+/**
+ * The factors of a product, each raised to `k` (positive quantities, as complexities are): `a * b` → both; `a / b` →
+ * a and b^-1; `x^e` with a constant e → the factors of x raised to k·e (so `(n*m)^2` = `n^2 * m^2`, `n^0.5` =
+ * `sqrt(n)` = `n^(1/2)`); `sqrt(x)` → the factors of x raised to k/2; `x^e` with a non-constant e (`2^n`) → one
+ * factor with its exponent as text; anything else (a sum, a call, a constant, a variable) one factor.
+ */
+function factors(node: MathNode, out: Factor[], k: Rational = [1, 1]): void {
   const n = unparen(node);
   if (n.type === 'OperatorNode') {
     const op = n as unknown as { fn: string; args: MathNode[] };
     if (op.fn === 'multiply') {
-      for (const a of op.args) factors(a, out);
+      for (const a of op.args) factors(a, out, k);
+      return;
+    }
+    if (op.fn === 'divide') {
+      factors(op.args[0]!, out, k);
+      factors(op.args[1]!, out, [-k[0], k[1]]);
       return;
     }
     if (op.fn === 'pow') {
-      const base = canon(op.args[0]!);
-      const e = unparen(op.args[1]!);
-      if (e.type === 'ConstantNode' && Number.isInteger(Number((e as unknown as { value: unknown }).value))) {
-        out.push({ base, exp: Number((e as unknown as { value: unknown }).value) });
-      } else out.push({ base, exp: null, expText: canon(e) });
+      const e = rationalOf(op.args[1]!);
+      const ke = e === null ? null : ratMul(k, e);
+      if (ke !== null) {
+        factors(op.args[0]!, out, ke);
+        return;
+      }
+      const p = { base: canon(op.args[0]!), exp: null, expText: canon(op.args[1]!) };
+      if (k[0] === 1 && k[1] === 1) out.push(p);
+      else out.push({ base: power(p.base, p.expText), exp: k });
       return;
     }
   }
   if (n.type === 'FunctionNode' && functionName(n) === 'sqrt') {
-    out.push({ base: canon((n as unknown as { args: MathNode[] }).args[0]!), exp: null, expText: '1/2' });
-    return;
+    const half = ratMul(k, [1, 2]);
+    if (half !== null) {
+      factors((n as unknown as { args: MathNode[] }).args[0]!, out, half);
+      return;
+    }
   }
-  out.push({ base: canon(n), exp: 1 });
+  out.push({ base: canon(n), exp: k });
 }
 
 function functionName(n: MathNode): string {
@@ -283,9 +367,8 @@ function canon(node: MathNode): string {
         }
         case 'multiply':
         case 'pow':
-          return mul(n);
         case 'divide':
-          return `${wrap(canon(op.args[0]!))}/${wrap(canon(op.args[1]!))}`;
+          return mul(n);
         case 'factorial':
           return `${wrap(canon(op.args[0]!))}!`;
         default:
@@ -297,18 +380,27 @@ function canon(node: MathNode): string {
   }
 }
 
+/**
+ * A product in canonical form: equal bases merged by adding their exponents (`n * n^(1/2)` = `n^(3/2)`), factors with
+ * exponent 0 dropped, the rest sorted; `1` when nothing is left.
+ */
 function mul(node: MathNode): string {
   const fs: Factor[] = [];
   factors(node, fs);
-  const merged = new Map<string, number>();
+  const merged = new Map<string, Rational>();
   const rest: string[] = [];
   for (const f of fs) {
-    if (f.exp === null) rest.push(power(f.base, f.expText!));
-    else merged.set(f.base, (merged.get(f.base) ?? 0) + f.exp);
+    if (f.exp === null) {
+      rest.push(power(f.base, f.expText!));
+      continue;
+    }
+    const sum = ratAdd(merged.get(f.base) ?? [0, 1], f.exp);
+    if (sum === null) throw new Error('exponent out of range');
+    merged.set(f.base, sum);
   }
   for (const [base, e] of merged) {
-    if (e === 0) continue;
-    rest.push(e === 1 ? base : power(base, String(e)));
+    if (e[0] === 0) continue;
+    rest.push(e[0] === 1 && e[1] === 1 ? base : power(base, ratText(e)));
   }
   if (rest.length === 0) return '1';
   if (rest.length === 1) return rest[0]!;

@@ -229,7 +229,8 @@ function hitRate(output: string, target: Json, spec: MatcherSpec, compat: Compat
 // Strict matchers (§7 recs 5–9, 15, 21).
 
 const NUMBER_TOKEN = /[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/;
-const WHOLE_NUMBER = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+/** One number literal: sign, digits (optionally in comma-separated thousands groups: `4,360`), decimals, exponent. */
+const WHOLE_NUMBER = /^[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d*)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 const CANONICAL_INT = /^-?(?:0|[1-9]\d*)$/;
 
 function unicodeMinus(s: string): string {
@@ -244,11 +245,18 @@ export function firstNumber(text: string): number | null {
   return Number.isFinite(v) ? v : null;
 }
 
-/** The whole text as a number literal (surrounding whitespace allowed), or null. */
-function wholeNumber(text: string): number | null {
+/**
+ * The strict reading of a number answer (issue 25): the whole text must be ONE number literal — an optional sign (also
+ * a Unicode minus), digits with optional decimals and exponent (`3`, `3.0`, `-54.31`, `.5`, `1e3`), the integer part
+ * optionally in comma-separated groups of three (`4,360`, `1,234.5`); surrounding whitespace allowed. Anything else is
+ * null: a second number (`2, 3`, `2,3`), words (`node 2`, `2 nodes`, `about 11`), units or symbols (`45%`, `$18`).
+ * Used by the strict `number` matcher and by the strict `string` matcher for numeric targets, so both read numbers
+ * alike. Never throws.
+ */
+export function wholeNumber(text: string): number | null {
   const t = unicodeMinus(text.trim());
   if (!WHOLE_NUMBER.test(t)) return null;
-  const v = Number(t);
+  const v = Number(t.replaceAll(',', ''));
   return Number.isFinite(v) ? v : null;
 }
 
@@ -256,11 +264,14 @@ function badTarget(kind: string, target: Json): HptError {
   return new HptError('E_DATA', `hibench matcher: target ${JSON.stringify(target)} is not a valid ${kind}`);
 }
 
-/** Strict `number`: the answer's first number token vs the target's, |a − b| ≤ tolerance ("3.0" = "3"). */
+/**
+ * Strict `number`: the whole answer must be one number (`wholeNumber`; "2, 3", "node 2", "about 11" are wrong), then
+ * |a − b| ≤ tolerance ("3.0" = "3"); the target is read as its first number token.
+ */
 function strictNumber(extracted: string, target: Json, spec: MatcherSpec): boolean {
   const b = typeof target === 'number' ? target : typeof target === 'string' ? firstNumber(target) : null;
   if (b === null) throw badTarget('number', target);
-  const a = firstNumber(extracted);
+  const a = wholeNumber(extracted);
   if (a === null) return false;
   const tol = spec.tolerance ?? DEFAULT_TOLERANCE;
   return Math.abs(a - b) <= tol + 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
@@ -344,14 +355,21 @@ function edgeCount(s: TreeStructure): number {
   return Object.values(s.children).reduce((n, c) => n + c.length, 0);
 }
 
-/** Strict `structure` (§7 recs 8, 21): parsed structural equality; `empty` ↔ "no edges" or a single-node structure. */
+/**
+ * Strict `structure` (§7 recs 8, 21): parsed structural equality. An `empty` target ("No edges") accepts the literal,
+ * or — when the spec names the one node left (`emptyNode`, Remove Node on a two-node tree) — that node alone, as a
+ * bare id or a one-line text tree in either representation; any other node (the removed one, one not in the tree) is
+ * wrong, and without `emptyNode` no bare node is accepted.
+ */
 function strictStructure(extracted: string, target: Json, spec: MatcherSpec): boolean {
   const representation = representationOf(target, spec);
   const binary = binaryOf(target, spec);
   if (isEmptyTarget(target, spec)) {
     if (isNoEdges(extracted) || strictNorm(extracted) === strictNorm(spec.empty ?? DEFAULT_EMPTY)) return true;
-    const a = parseStructure(extracted, representation, binary);
-    return a !== null && edgeCount(a) === 0;
+    if (spec.emptyNode === undefined) return false;
+    // a bare node id reads as a one-node text tree, whatever the input representation
+    const a = parseStructure(extracted, 'hierarchy', binary);
+    return a !== null && edgeCount(a) === 0 && a.root === spec.emptyNode;
   }
   const t = isTreeStructure(target) ? (target as TreeStructure) : parseStructure(pyStr(target), representation, binary);
   if (t === null) throw badTarget(`${representation} structure`, target);
@@ -405,19 +423,20 @@ function strictMatch(output: string, target: Json, spec: MatcherSpec): MatchResu
  * - `hit-rate`: see `hitRateOfExtracted` (fractional score, correct iff 1).
  *
  * Strict (default): the answer is the LAST answer (`extractAnswer(…, 'strict')`, case kept), then
- * - `number`: first number token of the answer vs the target's, |a − b| ≤ `tolerance` (default 0.01);
+ * - `number`: the whole answer must be one number (`wholeNumber`: an answer with a second number or words is wrong),
+ *   compared with the target's first number token, |a − b| ≤ `tolerance` (default 0.01);
  * - `string`: `bigo` → canonical big-O equality (`bigOEqual`: every O(...) group of the answer is one of the label's);
  *   `notation` → both parsed with `parseExpression` and compared with `exprEqual`; `path` → both split on
  *   arrows ("->", "→", "=>", ">"), name lists equal after `strictNorm`; boolean or "True"/"False" target → the
  *   normalised answer must be exactly "true"/"false" and equal; number (or canonical integer string) target → the whole
- *   answer must be a number literal of equal value; otherwise `strictNorm` equality (after deleting `skip`), no
- *   containment;
+ *   answer must be one number (`wholeNumber`, the `number` rule) of equal value; otherwise `strictNorm` equality (after
+ *   deleting `skip`), no containment;
  * - `list`: items split on `sep`, normalised; `ordered` → exact sequence, else multiset (lengths must match); `none`
  *   target (the literal, null, or []) ↔ the answer normalises to "none" or is an empty list ("[]");
  * - `structure`: both parsed with `parseStructure(text, representation, binary)` and compared with `structuresEqual`
- *   (a TreeStructure object target is used as-is); `empty` target ↔ the answer normalises to "no edges" or parses to a
- *   single node. `representation` defaults to `hierarchy` for multi-line targets, else `edge`; `binary` defaults to
- *   whether the target carries "(L)"/"(R)" tags;
+ *   (a TreeStructure object target is used as-is); `empty` target ↔ the answer normalises to "no edges", or is the
+ *   single node `emptyNode` (the node left; a bare node is wrong without it). `representation` defaults to `hierarchy`
+ *   for multi-line targets, else `edge`; `binary` defaults to whether the target carries "(L)"/"(R)" tags;
  * - `hit-rate`: as compat but with the strict extractor; with `metric` set (Paper), the strict answer scored by
  *   `paperScore` (answer-F1, outline LCS-F1 or section-set match), correct iff the score is 1.
  *

@@ -44,6 +44,7 @@ const FIELDS: Record<Exclude<keyof MatcherSpec, 'type'>, 'string' | 'boolean' | 
   representation: 'string',
   binary: 'boolean',
   empty: 'string',
+  emptyNode: 'number',
   tolerance: 'number',
   bigo: 'boolean',
   metric: 'string',
@@ -102,7 +103,7 @@ function optionsSpec(options: Record<string, Json>, where: string): Partial<Matc
  * - `fixedType` undefined (scorer `hierarchy`): `sample.meta.matcher` (a MatcherSpec object) when present, else the
  *   scorer options — `options.matcher` as a type name (`number`, `string`, `list`, `structure`, `hit-rate`, or a
  *   toolkit name such as `list_match`) or a MatcherSpec object, overlaid with top-level options `sep`, `skip`,
- *   `ordered`, `none`, `path`, `notation`, `representation`, `binary`, `empty`, `tolerance`;
+ *   `ordered`, `none`, `path`, `notation`, `representation`, `binary`, `empty`, `emptyNode`, `tolerance`;
  * - `fixedType` set (the typed subclasses): the options' fields, overlaid with `meta.matcher`'s fields, type forced.
  * @throws HptError `E_CONFIG` naming the sample when no matcher type is found, or a field has the wrong kind.
  */

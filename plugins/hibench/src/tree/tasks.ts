@@ -329,11 +329,14 @@ export function instantiateTask(scenario: TreeScenario, task: TreeTask, tree: Tr
       if (compat === 'reference') head = `${TEMPLATE_PREFIX[scenario]} ${COMPAT_ISOMORPHIC_PLACEHOLDER}`;
       break;
     }
-    case 'remove_node':
+    case 'remove_node': {
       question = `please remove the node ${num(args, 'node')} from the given structure. Output the updated structure following the input structure format.`;
-      target = renderTree(removeNode(tree, num(args, 'node')), representation);
-      matcher = { type: 'structure', representation, binary, empty: NO_EDGES };
+      const after = removeNode(tree, num(args, 'node'));
+      target = renderTree(after, representation);
+      // a two-node tree leaves one node: besides "No edges", strict mode accepts that node (and no other) as the answer
+      matcher = { type: 'structure', representation, binary, empty: NO_EDGES, ...(target === NO_EDGES ? { emptyNode: after.root } : {}) };
       break;
+    }
     case 'node_depth':
       question = `determine the depth of the node ${num(args, 'node')} within the structure, where the root node is assigned a depth of 1.`;
       target = compat === 'reference' ? heightOf(tree, num(args, 'node')) : depthOf(tree, num(args, 'node'));
