@@ -70,15 +70,15 @@ describe('HPT datasets (declarative) on real samples', () => {
     expect(g[0]!.target).toBe(109);
     expect(g.every((s) => typeof s.target === 'number' && Number.isFinite(s.target))).toBe(true);
   });
-  it('a record missing a field fails naming the record index and field, or is skipped with a warning', async () => {
+  it('a record missing a field fails naming its line (from 1) and the field, or is skipped with a warning', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'hpt-ds-'));
     const f = join(dir, 'b.jsonl');
     writeFileSync(f, [{ question: 'a', passage: 'p', answer: true }, { question: 'b', answer: false }, { question: 'c', passage: 'p', answer: 'yes' }].map((r) => JSON.stringify(r)).join('\n'));
-    await expect(collect(ds('boolq'), f)).rejects.toThrow(/record 1: missing field 'passage'/);
+    await expect(collect(ds('boolq'), f)).rejects.toThrow(/b\.jsonl: line 2: missing field 'passage'/);
     const warnings: string[] = [];
     const ok = await collect(ds('boolq'), f, 'skip', warnings);
     expect(ok.map((s) => s.id)).toEqual(['0']);
-    expect(warnings).toEqual([expect.stringMatching(/record 1: missing field 'passage'/), expect.stringMatching(/record 2: field 'answer': expected a boolean/)]);
+    expect(warnings).toEqual([expect.stringMatching(/: line 2: missing field 'passage'/), expect.stringMatching(/: line 3: field 'answer': expected a boolean/)]);
   });
   it('the mini splits ship with every HPT dataset', async () => {
     for (const id of ['boolq', 'csqa', 'mmlu', 'gsm8k']) {

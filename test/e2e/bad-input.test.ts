@@ -3,7 +3,8 @@
  *
  * Each failure must be one `Error: ...` line on stderr naming the input, a non-zero exit, no stack trace, nothing on
  * stdout, and nothing half-written: no `--out` file (nor its temp file), and in the `--store` either no run at all
- * (failures while preparing the run) or the run recorded as `failed` — never `completed`.
+ * (failures found before the run starts: configuration, any record of the data, an endpoint nothing listens on) or the
+ * run recorded as `failed` — never `completed`. Records are named by their line (JSONL) or item (JSON array), from 1.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -135,7 +136,7 @@ describe('unknown ids (fail before the run starts: nothing is written)', () => {
   });
 });
 
-describe('bad data files (no run row when the first record cannot be read, else the run is recorded as failed; --out is not written)', () => {
+describe('bad data files (the whole data is read before a run row exists: no run is left; --out is not written)', () => {
   it('a missing --data file is named', async () => {
     const data = tmp('does-not-exist.jsonl');
     const out = tmp('out.jsonl');
@@ -167,18 +168,18 @@ describe('bad data files (no run row when the first record cannot be read, else 
     const r = await runCli(['run', '--dataset', 'boolq', '--data', data, '--model', 'baseline:oracle', '--store', store, '--out', out]);
     expect(expectOneLineError(r)).toMatch(new RegExp(`^Error: ${escape(data)}:3 is not valid JSON: `));
     expectNoOut(out);
-    expectFailedRun(store, `${data}:3 is not valid JSON`);
+    expect(runsIn(store)).toEqual([]);
   });
 
-  it('a record missing a required field is named by record index and field, with the --on-invalid hint', async () => {
+  it('a record missing a required field is named by its line (from 1) and field, with the --on-invalid hint; no run is left', async () => {
     const { passage: _dropped, ...noPassage } = REAL[2]!;
     const data = writeJsonl('missing-field.jsonl', [REAL[0], REAL[1], noPassage, REAL[3]]);
     const out = tmp('out.jsonl');
     const store = tmp('store.db');
     const r = await runCli(['run', '--dataset', 'boolq', '--data', data, '--model', 'baseline:oracle', '--store', store, '--out', out]);
-    expect(expectOneLineError(r)).toBe(`Error: ${data}: record 2: missing field 'passage' (use --on-invalid skip to skip such records)`);
+    expect(expectOneLineError(r)).toBe(`Error: ${data}: line 3: missing field 'passage' (use --on-invalid skip to skip such records)`);
     expectNoOut(out);
-    expectFailedRun(store, "record 2: missing field 'passage'");
+    expect(runsIn(store)).toEqual([]);
   });
 
   it('with --on-invalid skip the same file succeeds: the record is skipped with a warning and n is one less', async () => {
@@ -188,7 +189,7 @@ describe('bad data files (no run row when the first record cannot be read, else 
     const store = tmp('store.db');
     const r = await runCli(['run', '--dataset', 'boolq', '--data', data, '--model', 'baseline:oracle', '--store', store, '--out', out, '--on-invalid', 'skip', '--json']);
     expect(r.code).toBe(0);
-    expect(r.stderr.trim().split('\n')).toEqual([`warning: skipped ${data}: record 2: missing field 'passage'`]);
+    expect(r.stderr.trim().split('\n')).toEqual([`warning: skipped ${data}: line 3: missing field 'passage'`]);
     const s = JSON.parse(r.stdout) as { n: number; skipped: number; levelCounts: Record<string, number>; hpi: number };
     expect(s.n).toBe(3);
     expect(s.skipped).toBe(1);
@@ -204,7 +205,7 @@ describe('bad data files (no run row when the first record cannot be read, else 
   });
 });
 
-describe('endpoint failures (the run is recorded as failed, --out is not written)', () => {
+describe('endpoint failures (an endpoint nothing listens on: no run; a refusing one: the run is recorded as failed; --out is not written)', () => {
   let server: TestServer;
   const KEY = 'sk-test-ShouldNeverBeShown-0123456789';
   beforeAll(async () => {
@@ -213,7 +214,7 @@ describe('endpoint failures (the run is recorded as failed, --out is not written
   });
   afterAll(async () => server?.close());
 
-  it('an unreachable endpoint is named with a hint', async () => {
+  it('an unreachable endpoint is named with a hint, before a run row exists', async () => {
     const url = `http://127.0.0.1:${await closedPort()}/v1`;
     const data = writeJsonl('ok.jsonl', REAL);
     const out = tmp('out.jsonl');
@@ -224,7 +225,7 @@ describe('endpoint failures (the run is recorded as failed, --out is not written
     expect(line).toContain('--base-url');
     expect(line).not.toContain(KEY);
     expectNoOut(out);
-    expect(expectFailedRun(store, `cannot reach ${url}`).error).not.toContain(KEY);
+    expect(runsIn(store)).toEqual([]);
   });
 
   it('HTTP 401 names the key variable, never the key', async () => {

@@ -161,7 +161,7 @@ describe('hpt-bench run --dataset hibench/<scenario> (HPF ladder on generated sa
     writeFileSync(file, `${JSON.stringify(good[0])}\n${JSON.stringify({ ...good[1], matcher: { type: 'fuzzy' } })}\n`);
     const corrupt = await runCli(['run', '--dataset', 'hibench/formula', '--data', file, '--model', 'baseline:oracle', '--store', store]);
     expect(corrupt.code).not.toBe(0);
-    expect(corrupt.stderr).toMatch(/corrupt\.jsonl record 2/);
+    expect(corrupt.stderr).toMatch(/corrupt\.jsonl line 2 /);
     expect(corrupt.stderr).toMatch(/matcher/);
     for (const x of [unknownTask, boolq, split, corrupt]) expect(x.stderr).not.toMatch(/\n\s+at /);
   });

@@ -1,19 +1,34 @@
 /**
  * End-to-end (issue 16, "Honest progress"): on a non-TTY stderr a run prints a progress line every
- * --progress-interval seconds and a last one, with the total known before the end even without --limit (a counting
- * pass beside the run); --json silences it unless --progress; and Ctrl-C stops a run of an instant local model
- * promptly.
+ * --progress-interval seconds and a last one, with the total known before the end even without --limit (the data is
+ * read through before the run starts); --json silences it unless --progress; and Ctrl-C stops a run of an instant
+ * local model promptly.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-progress-'));
 const TOTAL = 2862; // the default hibench/json suite
 const progressLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('json: '));
+
+/** The runs in a store file (0 while it does not exist or is busy). */
+function runRows(store: string): number {
+  try {
+    const db = new Database(store, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+}
 
 describe('progress on a non-TTY stderr', () => {
   it('periodic lines with the right total, and a last line at 100%', async () => {
@@ -56,7 +71,12 @@ describe('progress on a non-TTY stderr', () => {
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const closed = new Promise<number | null>((res) => child.on('close', res));
-    await new Promise((r) => setTimeout(r, 2500)); // well into the 18,954 samples
+    // well into the 18,954 samples: the run row exists once the data has been read through (it is read before the run)
+    // and the first samples are evaluated
+    const store = join(dir, 'int.db');
+    const started = performance.now();
+    while (runRows(store) === 0 && performance.now() - started < 50_000) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
     const t0 = performance.now();
     child.kill('SIGINT');
     const code = await closed;

@@ -178,10 +178,10 @@ describe('an endpoint that dies', () => {
 
   it('down from the start with --limit 2, or an endpoint that is not http(s): exit non-zero, never `completed` with an HPI', async () => {
     const store = join(dir, 'down.db');
-    const dead = await startOpenAIServer(() => ({ text: 'x' }));
-    const deadUrl = dead.url;
-    await dead.close();
-    const r = await runCli(['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', deadUrl, '--store', store, '--limit', '2', '--max-retries', '0', '--json']);
+    // it accepts connections and drops every request (a port nothing listens on is found before the run: e2e/early-errors)
+    inject = () => ({ drop: true });
+    const r = await runCli(['run', '--dataset', 'boolq', '--data', dataFile, '--model', 'openai:test', '--base-url', server.url, '--store', store, '--limit', '2', '--max-retries', '0', '--json']);
+    inject = () => undefined;
     expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'E_NO_RESULTS' } });
     expect(reportedError(r)).toMatch(/^Error: no sample could be scored: 2 of 2 samples errored/m);

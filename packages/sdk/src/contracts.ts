@@ -127,6 +127,14 @@ export interface ModelResponse {
   cached?: boolean;
   /** true when the request went through the provider's batch interface (`run --batch`; priced at the batch price) */
   batched?: boolean;
+  /**
+   * the name of the model that served the answer, as the provider reported it (the chat-completions body's `model`,
+   * e.g. `gpt-4o-mini-2024-07-18`); absent when the provider did not say (some local servers omit it). The core checks
+   * it against the model the run asked for (`servesModel`: the same name, letter case aside, or a dated snapshot of
+   * it) before the answer is scored or cached: an endpoint that answers for another model is drained (one replica among
+   * several) or ends the run (`HptError` `E_ENDPOINT`). Not stored: cache hits carry none.
+   */
+  model?: string;
 }
 
 /** A model plugin: anything that turns a request into text. Errors a user can fix are thrown as `HptError`. */
@@ -182,9 +190,13 @@ export type BatchLineResult = { customId: string; response: Omit<ModelResponse, 
  * - `create(inputFileId)`: create a batch from an uploaded file; returns the batch id;
  * - `find(inputFileId)` (optional): the id of a batch already created from that file, if any — so a process killed
  *   between creating a batch and recording it finds the batch instead of creating (and paying for) it twice;
- * - `status(id)`: poll the batch;
+ * - `status(id)`: poll the batch; a batch the endpoint does not know (any more: e.g. a gateway restarted without its
+ *   state) is a `ModelCallError` `client` with `status` 404, and its calls are submitted again;
  * - `results(status)`: read the output and error files of a finished batch; lines absent from both (an expired batch's
- *   unfinished lines) are simply missing.
+ *   unfinished lines) are simply missing. A line that cannot be read is a failed line (a retryable error) of the call it
+ *   still names, or left out when it names none; never a thrown error (one bad line must not lose the others). Every
+ *   line is returned, several of one call included: the batcher counts identical ones once and fails the call when
+ *   they differ.
  * Errors: `ModelCallError` for failures worth retrying (connection, 5xx, 429), `HptError` `E_AUTH`/`E_ENDPOINT` for
  * ones that end the run.
  */
@@ -507,7 +519,9 @@ export interface DatasetLoadOptions {
 
 /**
  * What `hpt-bench generate` passes a generated dataset: the seed, compat mode and filters, and `data` (`--data`) for
- * datasets whose records are built from a local source rather than drawn at random.
+ * datasets whose records are built from a local source rather than drawn at random. A dataset that cannot use an
+ * option it is given (e.g. `data` for a generator that draws everything from the seed) must refuse it with an
+ * `HptError` `E_CONFIG` (exit 2) rather than ignore it.
  */
 export interface GenerateOptions {
   seed: number;

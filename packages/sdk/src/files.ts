@@ -39,17 +39,27 @@ export function jsonErrorReason(e: unknown): string {
 }
 
 /**
- * Stream the records of a local data file.
+ * A record of a local data file and where it is, for messages: `place` is `line N` for a JSONL file (the physical
+ * line, counted from 1, blank lines included) and `item N` for a JSON array or a datasets-server page (counted from 1).
+ */
+export interface PlacedRecord {
+  record: Record<string, unknown>;
+  place: string;
+}
+
+/**
+ * Stream the records of a local data file with their places (`PlacedRecord`), for datasets whose errors name a record
+ * (`<file>: line 3: missing field 'passage'`). Positions count from 1 everywhere.
  * - `.jsonl` / `.ndjson`: one JSON object per non-blank line, read line by line (flat memory).
  * - `.json`: a JSON array of objects, or a Hugging Face datasets-server page `{ "rows": [{ "row": {...} }] }`.
  * A leading UTF-8 byte order mark is ignored (`stripBom`).
  *
  * @param path file path.
- * @yields plain objects in file order.
- * @throws HptError `E_DATA` naming the file (and line, for JSONL) when it is missing, unreadable, not JSON, or holds
+ * @yields the records in file order, each with its place.
+ * @throws HptError `E_DATA` naming the file (and the line or item) when it is missing, unreadable, not JSON, or holds
  *   something other than objects.
  */
-export async function* readRecords(path: string): AsyncGenerator<Record<string, unknown>> {
+export async function* readPlacedRecords(path: string): AsyncGenerator<PlacedRecord> {
   if (!existsSync(path)) throw new HptError('E_DATA', `data file not found: ${path}`);
   if (!statSync(path).isFile()) throw new HptError('E_DATA', `data path is not a file: ${path}`);
   const lower = path.toLowerCase();
@@ -71,7 +81,7 @@ export async function* readRecords(path: string): AsyncGenerator<Record<string, 
         rl.close();
         throw new HptError('E_DATA', `${path}:${line} is not a JSON object`);
       }
-      yield v;
+      yield { record: v, place: `line ${line}` };
     }
     return;
   }
@@ -88,9 +98,24 @@ export async function* readRecords(path: string): AsyncGenerator<Record<string, 
   else throw new HptError('E_DATA', `${path} must hold a JSON array of records (or a datasets-server page with "rows")`);
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
-    if (!isObject(v)) throw new HptError('E_DATA', `${path}: record ${i} is not a JSON object`);
-    yield v;
+    if (!isObject(v)) throw new HptError('E_DATA', `${path}: item ${i + 1} is not a JSON object`);
+    yield { record: v, place: `item ${i + 1}` };
   }
+}
+
+/**
+ * Stream the records of a local data file (`readPlacedRecords` without the places).
+ * - `.jsonl` / `.ndjson`: one JSON object per non-blank line, read line by line (flat memory).
+ * - `.json`: a JSON array of objects, or a Hugging Face datasets-server page `{ "rows": [{ "row": {...} }] }`.
+ * A leading UTF-8 byte order mark is ignored (`stripBom`).
+ *
+ * @param path file path.
+ * @yields plain objects in file order.
+ * @throws HptError `E_DATA` naming the file (and line or item, counted from 1) when it is missing, unreadable, not
+ *   JSON, or holds something other than objects.
+ */
+export async function* readRecords(path: string): AsyncGenerator<Record<string, unknown>> {
+  for await (const { record } of readPlacedRecords(path)) yield record;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

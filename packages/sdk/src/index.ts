@@ -14,6 +14,7 @@ export * from './injection.js';
 export * from './template.js';
 export * from './text.js';
 export * from './thinking.js';
+export * from './served-model.js';
 export * from './files.js';
 export * from './http.js';
 export * from './schema.js';

@@ -4,10 +4,12 @@ import {
   HptError,
   inject,
   injectable,
-  readRecords,
+  isHptError,
+  readPlacedRecords,
   Tokens,
   type Dataset,
   type DatasetLoadOptions,
+  type CompatMode,
   type GenerateOptions,
   type Json,
   type Logger,
@@ -152,8 +154,15 @@ export abstract class HibenchDataset implements Dataset {
     return undefined;
   }
 
-  /** @throws HptError `E_CONFIG` on an unknown filter value (from the scenario generator). */
+  /**
+   * The scenario's records, drawn from `options.seed` (hibench/paper: see `PaperDataset.generate`).
+   * @throws HptError `E_CONFIG` on an unknown filter value (from the scenario generator), or when `options.data` is given:
+   *   these scenarios are drawn at random and read no file, so a `--data` would be silently ignored.
+   */
   generate(options: GenerateOptions): Iterable<Record<string, Json>> {
+    if (options.data !== undefined) {
+      throw new HptError('E_CONFIG', `hibench/${this.id} is drawn at random from --seed and reads no file: drop --data (a file written by \`hpt-bench generate\` is evaluated with \`hpt-bench run --dataset hibench/${this.id} --data FILE\`)`);
+    }
     return GENERATORS[this.id]({ seed: options.seed, compat: options.compat, filter: toSuiteFilter(options.filters) }) as Iterable<unknown> as Iterable<Record<string, Json>>;
   }
 
@@ -176,23 +185,32 @@ export abstract class HibenchDataset implements Dataset {
       if (i === 0) throw noRecordsError(options.data);
       return;
     }
-    yield* loadRecordsFile(this.id, options.data, filter);
+    yield* loadRecordsFile(this.id, options.data, filter, options);
   }
 }
 
 /**
- * The samples of a file written by `hpt-bench generate` (each line validated against hibench-record.schema.json),
+ * The samples of a file written by `hpt-bench generate` (each record validated against hibench-record.schema.json),
  * selected by the scenario's own resolution of the filter (the same validation and the same records the generator
- * selects). @throws HptError `E_CONFIG` for a record of another scenario, `E_DATA` for an invalid line.
+ * selects). Records are named by their place, counted from 1 (`line 3` of a JSONL file, `item 3` of a JSON array).
+ * @param invalid the run's `--on-invalid` and warning sink: with `skip`, a record that is not a valid HiBench record is
+ *   left out and `warn` told (`skipped <file> line 3 is invalid: ...`); default: it fails the load.
+ * @throws HptError `E_CONFIG` for a record of another scenario; `E_DATA` for an invalid record (unless skipped) or a
+ *   line that is not JSON.
  */
-export async function* loadRecordsFile(scenario: Scenario, data: string, filter: SuiteFilter): AsyncGenerator<Sample> {
+export async function* loadRecordsFile(scenario: Scenario, data: string, filter: SuiteFilter, invalid?: Pick<DatasetLoadOptions, 'onInvalid' | 'warn'>): AsyncGenerator<Sample> {
   const selection = SELECTIONS[scenario](filter);
-  let line = 0;
   let i = 0;
-  for await (const raw of readRecords(data)) {
-    line++;
-    const r = assertValid<AnyHibenchRecord>('hibench-record', raw, `${data} record ${line}`, 'E_DATA');
-    if (r.scenario !== scenario) throw new HptError('E_CONFIG', `${data} record ${line} is a ${r.scenario} record, not ${scenario}; use --dataset hibench/${r.scenario}`);
+  for await (const { record: raw, place } of readPlacedRecords(data)) {
+    let r: AnyHibenchRecord;
+    try {
+      r = assertValid<AnyHibenchRecord>('hibench-record', raw, `${data} ${place}`, 'E_DATA');
+    } catch (e) {
+      if (invalid?.onInvalid !== 'skip' || !isHptError(e)) throw e;
+      invalid.warn(`skipped ${e.message}`);
+      continue;
+    }
+    if (r.scenario !== scenario) throw new HptError('E_CONFIG', `${data} ${place} is a ${r.scenario} record, not ${scenario}; use --dataset hibench/${r.scenario}`);
     if (selects(selection, r)) yield recordToSample(r, i++);
   }
 }
@@ -232,11 +250,13 @@ export function firstObject(path: string): Record<string, Json> | undefined {
 
 /**
  * The programs of a curated-code dataset (hibench/code, hibench/code-structure) at `data`: a code.jsonl-like file or
- * the toolkit's folder layout (`readCodeSource`). @throws HptError `E_CONFIG` without `--data`; `E_DATA` for unreadable data.
+ * the toolkit's folder layout (`readCodeSource`; `warn` gets its notes, `skip` — given under `--on-invalid skip` — the
+ * entries left out for missing fields or labels). @throws HptError `E_CONFIG` without `--data`; `E_DATA` for
+ * unreadable data, or an invalid entry without `skip`.
  */
-export function curatedPrograms(scenario: 'code' | 'code-structure', data: string | undefined, warn: (m: string) => void): CodeItem[] {
+export function curatedPrograms(scenario: 'code' | 'code-structure', data: string | undefined, warn: (m: string) => void, skip?: (m: string) => void): CodeItem[] {
   if (!data) throw new HptError('E_CONFIG', `hibench/${scenario} is built from curated programs: give --data (a code.jsonl file, or a folder with c++Selected/ and pythonSelected/)`);
-  return readCodeSource(data, warn);
+  return readCodeSource(data, warn, skip);
 }
 
 /**
@@ -261,7 +281,8 @@ export function codeInput(
     if (log) log.warn(m);
     else options.warn(m);
   };
-  return { kind: 'programs', items: curatedPrograms(scenario, data, warn), warn };
+  // --on-invalid skip: an entry without its labels is left out and counted as skipped by the run (the load's `warn`)
+  return { kind: 'programs', items: curatedPrograms(scenario, data, warn, options.onInvalid === 'skip' ? options.warn : undefined), warn };
 }
 
 /**
@@ -319,7 +340,7 @@ export class CodeDataset implements Dataset {
     const filter = toSuiteFilter(options.filters);
     const input = codeInput('code', options, this.log, () => resolveCodeFilter(filter));
     if (input.kind === 'records') {
-      yield* loadRecordsFile('code', input.data, filter);
+      yield* loadRecordsFile('code', input.data, filter, options);
       return;
     }
     const { items, warn } = input;
@@ -349,14 +370,33 @@ export class PaperDataset extends HibenchDataset {
   }
 
   /**
+   * The records of `hpt-bench generate hibench/paper`: with `options.data` (`--data`), those of that file — the toolkit's
+   * released records, or QASPER papers with the structure tasks generated from `options.seed` — exactly as `run
+   * --dataset hibench/paper --data FILE` reads them; otherwise those of the `source` filter's file, else of the
+   * embedded demo papers.
+   * @throws HptError `E_CONFIG` when `--data` and the `source` filter are both given, for a file of generated records
+   *   (evaluate it with `run --data`), or on an unknown filter value; `E_DATA` for an unreadable file.
+   */
+  override generate(options: GenerateOptions): Iterable<Record<string, Json>> {
+    const filter = toSuiteFilter(options.filters) as SuiteFilter & { source?: string[] };
+    checkPaperSources({ data: options.data, source: filter.source });
+    if (options.data === undefined) return super.generate(options);
+    const records = this.fileRecords(options.data, options.seed, options.compat, resolvePaperFilter(filter));
+    if (records === undefined) throw new HptError('E_CONFIG', `hibench/paper: ${options.data} holds generated records already; evaluate it with \`hpt-bench run --dataset hibench/paper --data ${options.data}\``);
+    return records as Iterable<unknown> as Iterable<Record<string, Json>>;
+  }
+
+  /**
    * `--split train|validation|test` (`dev` = validation) without `--data`: QASPER itself, `allenai/qasper` (config
    * `qasper`) through the host's hub loader (`options.hubRows`; cached under `--cache-dir`), converted and generated
    * with the run seed; otherwise as the other HiBench datasets (`--data`, or the `source` filter / demo papers).
-   * @throws HptError `E_CONFIG` for another split, or when the host provides no hub loader.
+   * `--data`, `--split` and the `source` filter are three sources of papers: one at a time.
+   * @throws HptError `E_CONFIG` for another split, for two sources at once, or when the host provides no hub loader.
    */
   override async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
-    if (!options.split || options.data) {
-      yield* super.load({ ...options, split: undefined });
+    checkPaperSources({ data: options.data, split: options.split, source: options.filters?.source });
+    if (!options.split) {
+      yield* super.load(options);
       return;
     }
     const split = options.split === 'dev' ? 'validation' : options.split;
@@ -366,7 +406,8 @@ export class PaperDataset extends HibenchDataset {
     const papers = [];
     let row = 0;
     for await (const r of options.hubRows({ ...QASPER_HUB, split })) {
-      const p = readQasperPaper(r as Json, `hf:${QASPER_HUB.dataset} ${split} row ${row++}`);
+      // rows are named from 1, as every place in a data error
+      const p = readQasperPaper(r as Json, `hf:${QASPER_HUB.dataset} ${split} row ${++row}`);
       papers.push({ id: p.id, tree: qasperTree(p), questions: paperQuestions(p) });
     }
     let i = 0;
@@ -375,10 +416,18 @@ export class PaperDataset extends HibenchDataset {
   }
 
   protected override loadOther(path: string, options: DatasetLoadOptions): Iterable<AnyHibenchRecord> | undefined {
-    const input = readPaperInput(path);
-    const compat = options.compat ?? 'strict';
-    const seed = options.seed ?? 0;
-    const sel = resolvePaperFilter(toSuiteFilter(options.filters));
+    return this.fileRecords(path, options.seed ?? 0, options.compat ?? 'strict', resolvePaperFilter(toSuiteFilter(options.filters)), options.onInvalid === 'skip' ? options.warn : undefined);
+  }
+
+  /**
+   * The records of a Paper file (`readPaperInput`): the toolkit's records as released (strict mode swaps the named
+   * sections of disordered-section contexts that do not show their swap, and says how many on the logger once the
+   * stream is read), or QASPER papers with the structure tasks generated from `seed`; undefined for a file of records
+   * `hpt-bench generate` wrote (read by `loadRecordsFile`).
+   * @param skip `--on-invalid skip`: records that cannot be read are left out and reported here.
+   */
+  private fileRecords(path: string, seed: number, compat: CompatMode, sel: ReturnType<typeof resolvePaperFilter>, skip?: (message: string) => void): Iterable<AnyHibenchRecord> | undefined {
+    const input = readPaperInput(path, skip);
     if (input.kind === 'papers') return generatePaperRecords(input.papers, seed, compat, sel);
     if (input.kind === 'hibench') return undefined;
     const report: SwapReport = { total: 0, unswapped: 0, unknown: 0, repaired: 0 };
@@ -395,4 +444,14 @@ export class PaperDataset extends HibenchDataset {
       }
     })();
   }
+}
+
+/**
+ * hibench/paper reads its papers from one source: `--data FILE`, `--split` (QASPER from the hub) or the `source` filter
+ * (`--source FILE`); with two, one would be silently ignored.
+ * @throws HptError `E_CONFIG` naming the two given.
+ */
+export function checkPaperSources(given: { data?: string | undefined; split?: string | undefined; source?: readonly string[] | undefined }): void {
+  const named = [given.data !== undefined ? '--data' : undefined, given.split ? '--split' : undefined, given.source?.length ? '--source' : undefined].filter((x): x is string => x !== undefined);
+  if (named.length > 1) throw new HptError('E_CONFIG', `hibench/paper: ${named.join(' and ')} are two sources of papers; give one (--data FILE, --split train|validation|test, or --source FILE)`);
 }

@@ -2,7 +2,7 @@
  * BoolQ answer scorer (specs/hpt.md §3 BoolQ row, §4 "BoolQ", §9 #1 and #14).
  */
 import { type Extraction, extractYesNo, type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { badTarget, compatOf, extractedVerdict, verdict } from './parse-util.js';
+import { badTarget, compatOf, extractedVerdict, refuseThreshold, verdict } from './parse-util.js';
 
 /**
  * The reference BoolQ parser `pp_boolq` (specs/hpt.md §4), ported exactly.
@@ -55,6 +55,11 @@ function goldBoolean(sample: Sample): boolean {
  */
 export class BooleanScorer implements Scorer {
   readonly id = 'boolean';
+
+  /** Before any model call: a `threshold` (`--threshold`) is refused, this scorer grades exactly (`refuseThreshold`). */
+  prepare(ctx: ScoreContext): void {
+    refuseThreshold(this.id, ctx.options);
+  }
 
   /** Scores one graded output (see the class docs for the two modes). */
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {

@@ -2,7 +2,7 @@
  * Multiple-choice answer scorer for CSQA and MMLU (specs/hpt.md §3 CSQA/MMLU rows, §4 "CSQA" and "MMLU", §9 #1, #14).
  */
 import { type Extraction, extractChoice, type GradedOutput, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { badTarget, compatOf, enumOption, extractedVerdict, intOption, verdict } from './parse-util.js';
+import { badTarget, compatOf, enumOption, extractedVerdict, intOption, refuseThreshold, verdict } from './parse-util.js';
 
 /** Which reference parser runs in reference mode: `pp_csqa` (letters a–e) or `pp_mmlu` (letters a–d). */
 export type ChoiceReference = 'csqa' | 'mmlu';
@@ -98,6 +98,11 @@ function goldLetter(sample: Sample): string {
  */
 export class ChoiceScorer implements Scorer {
   readonly id = 'choice';
+
+  /** Before any model call: a `threshold` (`--threshold`) is refused, this scorer grades exactly (`refuseThreshold`). */
+  prepare(ctx: ScoreContext): void {
+    refuseThreshold(this.id, ctx.options);
+  }
 
   /** Scores one graded output (see the class docs for the two modes). */
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {

@@ -14,7 +14,7 @@
  * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
  */
 import { type CompatMode, type EnvironmentCheck, escapeRegExp, type Extraction, extractCode as sdkExtractCode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { badTarget, compatOf, intOption, verdict } from './parse-util.js';
+import { badTarget, compatOf, intOption, refuseThreshold, verdict } from './parse-util.js';
 import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
 
@@ -139,6 +139,11 @@ const WRONG_BODIES = ['    return None', '    pass', '    raise NotImplementedEr
  */
 export class HumanEvalScorer implements Scorer {
   readonly id = 'code-exec';
+
+  /** Before any model call: a `threshold` (`--threshold`) is refused, this scorer grades exactly (`refuseThreshold`). */
+  prepare(ctx: ScoreContext): void {
+    refuseThreshold(this.id, ctx.options);
+  }
 
   /**
    * Before the run's first model call: runs the sandbox escape suite (`checkSandbox`, a few seconds) once per process

@@ -2,7 +2,7 @@
  * GSM8K answer scorer (specs/hpt.md §3 GSM8K row, §4 "GSM8K", §9 #1 and #15).
  */
 import { type Extraction, extractNumber, type GradedOutput, PY_S, PY_WS_CLASS_BODY, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
-import { asciiDigits, badTarget, compatOf, extractedVerdict, verdict } from './parse-util.js';
+import { asciiDigits, badTarget, compatOf, extractedVerdict, refuseThreshold, verdict } from './parse-util.js';
 
 // Reference regexes, transcribed from the authors' `pp_gsm8k` with Python semantics: `.` ⇒ `[^\n]` (Python's `.`
 // only excludes `\n`), `\s` ⇒ Python's whitespace set, `\d` ⇒ any Unicode decimal digit (`\p{Nd}`).
@@ -103,6 +103,11 @@ function plainNumber(n: number): string {
  */
 export class NumericScorer implements Scorer {
   readonly id = 'numeric';
+
+  /** Before any model call: a `threshold` (`--threshold`) is refused, this scorer grades exactly (`refuseThreshold`). */
+  prepare(ctx: ScoreContext): void {
+    refuseThreshold(this.id, ctx.options);
+  }
 
   /** Scores one graded output (see the class docs for the two modes). */
   score(sample: Sample, output: GradedOutput, ctx: ScoreContext): Verdict {

@@ -92,6 +92,19 @@ export function extractedVerdict<T extends Json>(e: Extraction<T> | null, matche
 }
 
 /** The error of a missing `threshold` option (specs/hpt.md §9 #7: required for IWSLT and SamSum, never defaulted to 0). */
+/**
+ * Refuse a `threshold` option (`--threshold`) for a scorer that grades exactly — a sample is solved when its answer is
+ * right (boolean, choice, numeric) or its program passes the tests (code-exec) —, which would otherwise ignore it
+ * silently (issue #25: a flag a dataset cannot honour is an error). Called from the scorer's `prepare`.
+ * @param id the scorer id, for the message.
+ * @throws HptError `E_CONFIG` (exit 2) when `options.threshold` is given.
+ */
+export function refuseThreshold(id: string, options: Record<string, Json> | undefined): void {
+  const v = options?.['threshold'];
+  if (v === undefined || v === null) return;
+  throw new HptError('E_CONFIG', `--threshold ${JSON.stringify(v)} has no use here: scorer ${id} grades exactly (a threshold applies to scorers that grade by a metric score, such as bleu and rouge); drop it`);
+}
+
 export const THRESHOLD_REQUIRED_MESSAGE = '--threshold is required for this dataset (the paper uses 0.15 and 0.20)';
 
 /**

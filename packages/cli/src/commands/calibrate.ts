@@ -27,6 +27,7 @@ import {
 } from '@hpt-bench/core';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 import { storeFlag } from '../store-flag.js';
+import { seedFlag } from '../seed-flag.js';
 
 /** `hpt-bench calibrate`: compute a dataset's HPI_Dataset from rule scores (hpt.md §2.4, §9 #21). */
 export default class Calibrate extends HptCommand {
@@ -54,7 +55,7 @@ export default class Calibrate extends HptCommand {
     split: Flags.string({ description: "--judge: split, a shipped one such as 'mini' or a Hugging Face split (default: the paper's)" }),
     fraction: Flags.string({ description: '--judge: share of the dataset to rate, in (0, 1]', default: '0.05' }),
     limit: Flags.integer({ char: 'n', description: '--judge: rate at most N samples', min: 1 }),
-    seed: Flags.integer({ description: '--judge: seed of the representative sample', default: 0 }),
+    seed: seedFlag('--judge: seed of the representative sample (an integer up to 2^53 - 1)', 0),
     ladder: Flags.string({ description: "--judge: ladder whose first level's template is rated when the prompt pack has no task text", default: 'hpf' }),
     temperature: Flags.string({ description: 'sampling temperature of the judge', default: '0' }),
     'max-tokens': Flags.integer({ description: 'maximum completion tokens of a judge reply', default: 1024, min: 1 }),

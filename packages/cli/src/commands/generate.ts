@@ -5,6 +5,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { checkFilters, HptError, instantiate, parseFilterOptions, type CompatMode, type Dataset } from '@hpt-bench/core';
 import { filterFlags, HptCommand, TerminalTable } from '../base.js';
+import { seedFlag } from '../seed-flag.js';
 
 /** What `hpt-bench generate --json` prints: where the records went and how many per task. */
 export interface GenerateSummary {
@@ -41,10 +42,10 @@ export default class Generate extends HptCommand {
 
   static override flags = {
     out: Flags.string({ char: 'o', description: "output JSONL file ('-' for stdout)", required: true }),
-    seed: Flags.integer({ description: 'generator seed (recorded in every record)', default: 0 }),
+    seed: seedFlag('generator seed, an integer up to 2^53 - 1 (recorded in every record)', 0),
     compat: Flags.string({ description: "strict (the tasks' intended semantics) or reference (the authors' toolkit behaviour)", options: ['strict', 'reference'], default: 'strict' }),
     limit: Flags.integer({ char: 'n', description: 'write only the first N records', min: 1 }),
-    data: Flags.string({ description: 'a local source for datasets built from data rather than drawn at random (a file or folder, as the dataset documents)' }),
+    data: Flags.string({ description: 'a local source for datasets built from data rather than drawn at random (a file or folder, as the dataset documents); a generator drawn from --seed refuses it' }),
     ...filterFlags,
   };
 

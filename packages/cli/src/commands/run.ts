@@ -3,13 +3,14 @@ import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
-import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type ReasoningEffort, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord, storeLabel } from '@hpt-bench/core';
+import { assertValid, EXIT_CODES, gatherReport, loadReportViews, parseFilterOptions, runSummaryTables, type Registry, type ReportTable, ReportViews, readJsonText, DEFAULT_MAX_RESPONSE_BYTES, isHptError, executeRun, currentOwner, leaveRun, urlSecrets, HptError, newRunId, prepareRun, RunSession, RunStore, storedRunConfig, type Json, type PreparedRun, type ReasoningEffort, type RunConfig, type RunPlan, type RunProgress, type RunSummary, type SampleRecord, storeLabel } from '@hpt-bench/core';
 import { checkEndpointUrl, endpointFlags, filterFlags, HptCommand, modelOptionsFrom, numberFlag, renderTables, TerminalTable } from '../base.js';
 import type { DependencyContainer } from 'tsyringe';
 import { progressMode, ProgressReporter } from '../progress.js';
 import { cellFlags, type EvalCell, explicitFlags, loadEvalFile, outPath } from '../eval-config.js';
 import { checkDistinctOut, renderMatrixTable, runMatrix } from '../matrix.js';
 import { storeFlag } from '../store-flag.js';
+import { seedFlag } from '../seed-flag.js';
 
 /** The parsed flags of `run` (and of `plan`, which takes the same flags). */
 export type RunFlags = Interfaces.InferredFlags<typeof Run.flags & typeof Run.baseFlags>;
@@ -47,7 +48,7 @@ export default class Run extends HptCommand {
     'max-tokens': Flags.integer({ description: 'maximum completion tokens per call', default: 1024, min: 1 }),
     'reasoning-effort': Flags.string({ description: 'reasoning models: how much the model may think, sent as reasoning_effort (o-series, GPT-5, gpt-oss, and servers that accept it); part of the run\'s identity and cache key', options: ['minimal', 'low', 'medium', 'high'] }),
     'max-completion-tokens': Flags.integer({ description: 'reasoning models: send max_completion_tokens (thinking and answer together) instead of max_tokens, as o-series endpoints require', min: 1 }),
-    seed: Flags.integer({ description: 'run seed (recorded; sent to the endpoint as `seed` when given; seeds the baselines)' }),
+    seed: seedFlag('run seed, an integer up to 2^53 - 1 (recorded; sent to the endpoint as `seed` when given; seeds the baselines)'),
     concurrency: Flags.integer({ char: 'c', description: 'samples evaluated at once, and the ceiling of the adaptive (AIMD) limit of calls in flight per endpoint', default: 4, min: 1, max: 1024 }),
     compat: Flags.string({ description: 'strict (what the method intends) or reference (reproduce the authors’ code)', options: ['strict', 'reference'], default: 'strict' }),
     store: storeFlag(),
@@ -60,6 +61,7 @@ export default class Run extends HptCommand {
     resume: Flags.string({ description: 'continue this run id (see `hpt-bench runs`) with its stored configuration; recorded samples are kept', helpGroup: 'EXECUTION' }),
     new: Flags.boolean({ description: 'start a new run even when an unfinished run with the same configuration exists (default: continue it)', default: false, helpGroup: 'EXECUTION' }),
     'retry-errors': Flags.boolean({ description: 'redo only the errored samples of the newest run with this configuration', default: false, helpGroup: 'EXECUTION' }),
+    'served-model': Flags.string({ description: "the name the endpoint gives the model in its answers' `model` field when it is neither the name asked for nor a dated snapshot of it (an Azure deployment, llama-server without --alias); answers naming any other model are refused", helpGroup: 'MODEL' }),
     'max-response-bytes': Flags.integer({ description: 'largest model response in bytes (HTTP body and completion text): a larger reply fails its call (not retried) and its sample is recorded as errored', default: DEFAULT_MAX_RESPONSE_BYTES, min: 1024, max: 268_435_456, helpGroup: 'EXECUTION' }),
     'unsafe-sandbox': Flags.boolean({ description: 'let scorers that run model code execute it even when `hpt-bench sandbox check` finds a protection missing on this machine; the summary and the stored run say so', default: false, helpGroup: 'EXECUTION' }),
     progress: Flags.boolean({ description: 'show progress on stderr even with --json (a bar on a terminal, else a line every --progress-interval seconds)', default: false, helpGroup: 'OUTPUT' }),
@@ -98,6 +100,7 @@ export default class Run extends HptCommand {
    */
   private async runConfigFile(file: string, flags: RunFlags, explicit: Set<string>, registry: Registry, container: DependencyContainer): Promise<void> {
     const { cells, flagsOf, store } = matrixCells(file, flags, explicit);
+    await checkCells(cells, flagsOf, registry, container);
     // the progress display names the active run of the matrix: `[2/4] <model> × <dataset>`
     const label = (cell: (typeof cells)[number]) => `[${cells.indexOf(cell) + 1}/${cells.length}] ${cell.model} × ${cell.dataset}`;
     const results = await runMatrix(cells, async (cell) => this.runOne(flagsOf.get(cell)!, registry, container, label(cell)), (r) => {
@@ -160,17 +163,21 @@ export default class Run extends HptCommand {
     let runId = newRunId();
     // Ctrl-C or SIGTERM: finished samples are committed; the run is marked failed so no later step trusts it as
     // complete, and the same command continues it
+    /** whether the run row exists (`onRun`): before, the data and endpoints are being checked and nothing is recorded */
+    let opened = false;
     const onSignal = (signal: NodeJS.Signals) => {
       progress.stop(false);
       let left = false;
       try {
         // a worker of a run other processes execute too leaves it to them; a lone one marks it failed
-        left = leaveRun(session.store, runId, currentOwner(), `interrupted (${signal})`) === 'left';
+        if (opened) left = leaveRun(session.store, runId, currentOwner(), `interrupted (${signal})`) === 'left';
         session.close();
       } finally {
-        const message = left
-          ? `interrupted by ${signal}; this worker left run ${runId} in ${storeLabel(flags.store)} to its other workers, which carry on`
-          : `interrupted by ${signal}; run ${runId} is marked failed in ${storeLabel(flags.store)} (the same command continues it)`;
+        const message = !opened
+          ? `interrupted by ${signal} before the run started; nothing was recorded in ${storeLabel(flags.store)}`
+          : left
+            ? `interrupted by ${signal}; this worker left run ${runId} in ${storeLabel(flags.store)} to its other workers, which carry on`
+            : `interrupted by ${signal}; run ${runId} is marked failed in ${storeLabel(flags.store)} (the same command continues it)`;
         if (flags.json) this.printJson({ error: { code: 'E_INTERRUPTED', message } });
         else process.stderr.write(`Error: ${message}\n`);
         process.exit(signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted);
@@ -185,6 +192,7 @@ export default class Run extends HptCommand {
         logger: this.logger,
         onRun: (id) => {
           runId = id;
+          opened = true;
         },
         redact: [process.env[flags['api-key-env']] ?? '', ...[config.modelOptions.baseUrl ?? []].flat().flatMap((u) => urlSecrets(u as string)), ...urlSecrets(config.selectorBaseUrl)],
         ...(mode === 'off' ? {} : { onProgress: (p: RunProgress) => progress.update(p) }),
@@ -236,7 +244,7 @@ export function runConfigOf(flags: RunFlags): RunConfig {
     const config = storedRunConfig(flags.store, flags.resume);
     // the stored base URL has no credentials: a --base-url given again (with them, or other replicas) is used for the calls
     const endpoint: Record<string, Json> = baseUrl !== undefined ? { baseUrl } : {};
-    return { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'] } };
+    return { ...config, ...execution, modelOptions: { ...config.modelOptions, ...endpoint, apiKeyEnv: flags['api-key-env'], timeoutMs, maxResponseBytes: flags['max-response-bytes'], ...(flags['served-model'] ? { servedModel: flags['served-model'] } : {}) } };
   }
   if (!flags.dataset || !flags.model) throw new HptError('E_CONFIG', 'run needs --dataset and --model (or --resume RUN_ID to continue a stored run, or --config FILE)');
   return configFromFlags(flags, flags.dataset, flags.model, timeoutMs, execution);
@@ -271,6 +279,25 @@ export function matrixCells(file: string, flags: RunFlags, explicit: Set<string>
   return { cells, flagsOf, store: flagsOf.get(cells[0]!)!.store };
 }
 
+/**
+ * Check every cell of an evaluation file before the first one runs (issue #25: a price missing for the third model used
+ * to fail after two pairs ran): each cell's configuration is built (`runConfigOf`) and resolved (`prepareRun`: dataset,
+ * ladder, scorer and its options, models, selector, and a price for every model that calls an endpoint when the file
+ * gives prices). Nothing is read from the data and no model is called.
+ * @throws HptError the first failing cell's error, its labels before the message (`<model> × <dataset>: ...`) when the
+ *   file has several cells.
+ */
+export async function checkCells(cells: readonly EvalCell[], flagsOf: ReadonlyMap<EvalCell, RunFlags>, registry: Registry, container: DependencyContainer): Promise<void> {
+  for (const cell of cells) {
+    try {
+      await prepareRun(runConfigOf(flagsOf.get(cell)!), registry, container);
+    } catch (e) {
+      if (cells.length === 1 || !isHptError(e)) throw e;
+      throw new HptError(e.code, `${cell.model} × ${cell.dataset}: ${e.message}`, { cause: e, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}) });
+    }
+  }
+}
+
 /** The run configuration the flags describe. */
 function configFromFlags(flags: RunFlags, dataset: string, model: string, timeoutMs: number, execution: Partial<RunConfig>): RunConfig {
   const config: RunConfig = {
@@ -281,7 +308,7 @@ function configFromFlags(flags: RunFlags, dataset: string, model: string, timeou
     model,
     ...(flags['knowledge-model'] ? { knowledgeModel: flags['knowledge-model'] } : {}),
     ...(flags.extractor ? { extractor: flags.extractor } : {}),
-    modelOptions: { ...modelOptionsFrom(flags), timeoutMs, maxResponseBytes: flags['max-response-bytes'] },
+    modelOptions: { ...modelOptionsFrom(flags), timeoutMs, maxResponseBytes: flags['max-response-bytes'], ...(flags['served-model'] ? { servedModel: flags['served-model'] } : {}) },
     ladder: flags.ladder,
     compat: flags.compat as RunConfig['compat'],
     seed: flags.seed ?? 0,
@@ -430,7 +457,10 @@ export function renderSummary(s: RunSummary, storePath: string, views: readonly 
     const u = s.selectorUsage;
     t.push([`selector: calls, tokens${u.cost !== undefined ? ', cost' : ''}`, `${u.calls} (${u.cachedCalls} cached), ${u.promptTokens} / ${u.completionTokens}${u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : ''}`]);
   }
-  for (const e of s.endpoints ?? []) t.push([`endpoint ${e.endpoint}: requests (errors), mean latency`, `${e.calls} (${e.errors}), ${e.meanLatencyMs.toFixed(0)} ms${e.state === 'closed' ? '' : ` [${e.state === 'open' ? 'drained' : 'probing'}]`}`]);
+  for (const e of s.endpoints ?? []) {
+    const state = e.reason !== undefined ? ` [drained: ${e.reason}; its answers were neither scored nor cached]` : e.state === 'closed' ? '' : ` [${e.state === 'open' ? 'drained' : 'probing'}]`;
+    t.push([`endpoint ${e.endpoint}: requests (errors), mean latency`, `${e.calls} (${e.errors}), ${e.meanLatencyMs.toFixed(0)} ms${state}`]);
+  }
   if (s.cost !== undefined) t.push(['cost (USD, uncached calls)', `$${s.cost.toFixed(4)}`]);
   if (s.batch) {
     const b = s.batch;

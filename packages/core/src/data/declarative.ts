@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { type Dataset, type DatasetDecl, type DatasetLoadOptions, HptError, type Json, readRecords, type Sample } from '@hpt-bench/sdk';
+import { type Dataset, type DatasetDecl, type DatasetLoadOptions, HptError, type Json, type PlacedRecord, readPlacedRecords, type Sample } from '@hpt-bench/sdk';
 import { resolvePluginPath } from '../plugins/manifest.js';
 import { loadHubRows } from './hub.js';
 
@@ -86,7 +86,11 @@ export class DeclarativeDataset implements Dataset {
   private source(options: Pick<DatasetLoadOptions, 'data' | 'split'>):
     | { kind: 'file'; path: string }
     | { kind: 'hub'; hub: { dataset: string; config?: string; split: string } } {
-    if (options.data) return { kind: 'file', path: options.data };
+    if (options.data) {
+      // two sources at once: the split would be silently ignored
+      if (options.split) throw new HptError('E_CONFIG', `dataset ${this.id}: give --data FILE or --split ${options.split}, not both (--data replaces the split)`);
+      return { kind: 'file', path: options.data };
+    }
     const split = options.split ?? this.decl.defaultSplit;
     if (split && this.decl.splits?.[split]) return { kind: 'file', path: this.pluginPath(this.decl.splits[split], `split ${split}`) };
     if (this.decl.hub) {
@@ -99,19 +103,21 @@ export class DeclarativeDataset implements Dataset {
     throw new HptError('E_CONFIG', `dataset ${this.id} has no split '${split}'${known.length ? ` (shipped splits: ${known.join(', ')})` : ''}; pass --data FILE`);
   }
 
-  /** Stream the samples (see `Dataset.load`). @throws HptError `E_DATA` naming the record index and field. */
+  /**
+   * Stream the samples (see `Dataset.load`). A record that cannot be read is named by its place, counted from 1: `line
+   * N` of a JSONL file, `item N` of a JSON array, `row N` of a hub split.
+   * @throws HptError `E_DATA` naming the file, the record's place and the field (unless `onInvalid` is `skip`: then
+   *   `warn` is told and the record left out).
+   */
   async *load(options: DatasetLoadOptions): AsyncGenerator<Sample> {
     const src = this.source(options);
-    const records =
-      src.kind === 'file'
-        ? readRecords(src.path)
-        : loadHubRows(src.hub, { cacheDir: options.cacheDir });
+    const records = src.kind === 'file' ? readPlacedRecords(src.path) : hubPlaced(loadHubRows(src.hub, { cacheDir: options.cacheDir }));
     const where = src.kind === 'file' ? src.path : `hf:${src.hub.dataset}`;
     let index = 0;
-    for await (const record of records) {
+    for await (const { record, place } of records) {
       const result = this.toSample(record, index);
       if ('error' in result) {
-        const message = `${where}: record ${index}: ${result.error}`;
+        const message = `${where}: ${place}: ${result.error}`;
         if (options.onInvalid === 'skip') options.warn(`skipped ${message}`);
         else throw new HptError('E_DATA', `${message} (use --on-invalid skip to skip such records)`);
       } else {
@@ -154,4 +160,10 @@ export class DeclarativeDataset implements Dataset {
     }
     return { sample: { id, index, input, target: target.value, meta } };
   }
+}
+
+/** Hub rows with their places (`row N`, counted from 1, in the split's order). */
+async function* hubPlaced(rows: AsyncIterable<Record<string, unknown>>): AsyncGenerator<PlacedRecord> {
+  let n = 0;
+  for await (const record of rows) yield { record, place: `row ${++n}` };
 }

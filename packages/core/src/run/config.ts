@@ -113,7 +113,8 @@ export function replicatesOf(config: Pick<RunConfig, 'replicates'>): number {
 
 /**
  * Check the fields of a configuration that no flag parser checks (also those of a stored configuration read back).
- * @throws HptError `E_CONFIG` naming the field: HPI_Dataset not a number >= 0, replicates not an integer >= 1.
+ * @throws HptError `E_CONFIG` naming the field: HPI_Dataset not a number >= 0, replicates not an integer >= 1, a seed
+ *   (`seed`, `generation.seed`) not an integer within ±(2^53 − 1).
  */
 export function checkRunConfig(config: RunConfig): void {
   if (config.hpiDataset !== undefined && !(Number.isFinite(config.hpiDataset) && config.hpiDataset >= 0)) {
@@ -121,6 +122,10 @@ export function checkRunConfig(config: RunConfig): void {
   }
   if (config.replicates !== undefined && !(Number.isInteger(config.replicates) && config.replicates >= 1)) {
     throw new HptError('E_CONFIG', `replicates must be an integer >= 1, got ${config.replicates}`);
+  }
+  // a seed is stored as a JSON number: beyond 2^53 - 1 it is no longer the integer given (1e20 for 99999999999999999999)
+  for (const [what, seed] of [['seed', config.seed], ['generation seed', config.generation?.seed]] as const) {
+    if (seed !== undefined && !Number.isSafeInteger(seed)) throw new HptError('E_CONFIG', `the ${what} must be an integer from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (2^53 - 1, the largest integer stored exactly), got ${seed}`);
   }
 }
 

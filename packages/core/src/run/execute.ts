@@ -14,6 +14,7 @@ import { withGenericInput } from '../prompt/pack.js';
 import { dataFingerprint, replicatesOf, type RunConfig, type RunPlan, toStoredConfig } from './config.js';
 import { checkBatchable } from './batch.js';
 import { probeReasoningSettings } from './probe.js';
+import { checkEndpointsReachable, type ReachTarget } from './reach.js';
 import { buildFingerprint, fingerprintDifferences, parseFingerprint } from './fingerprint.js';
 import { createEngine, type PreparedRun } from './resolve.js';
 import { checkResumedSample, currentOwner, HEARTBEAT_MS, openRun, sampleHash } from './resume.js';
@@ -27,8 +28,7 @@ import { summarize } from './summary.js';
  * The state of a running evaluation, as `RunHooks.onProgress` sees it after each finished or errored sample.
  * - `done`: samples finished by this invocation (scored); `errored`: samples whose calls failed after every retry;
  * - `total`: the samples this invocation has to evaluate (the stream's size times replicates, minus those a resumed run
- *   has recorded), known from the start with `--limit`, else once a counting pass over the data has finished (it runs
- *   beside the evaluation and makes no calls; `countSamples`); undefined until then;
+ *   has recorded), known from the start: the data is read once before the run starts (`countSamples`; no calls);
  * - `solved`, `hpiSum`: of the `done` samples; `calls`: model calls of the `done` samples (cached ones included);
  * - `startedAt`: `performance.now()` when the first sample was started (for rates and the ETA);
  * - `workers`: the other workers seen executing the run with this one (run/share.ts), when there are any. `total`
@@ -87,9 +87,11 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
 
 /**
  * Execute a prepared run (manual HPF, or adaptive HPF with a selector: hpt.md §2.1, §2.3) in `session`: check the
- * scorer's environment (`Scorer.preflight`), read the first sample and, when reasoning settings are sent, check that the
- * endpoint accepts them (`probeReasoningSettings`; an error there, of the configuration or the data, leaves no run row
- * behind), pick and take the run to write to (`openRun`: resume by configuration and data
+ * scorer's environment (`Scorer.preflight`), read the first sample, check that something listens at every endpoint
+ * (`checkEndpointsReachable`: one TCP connection each, no request), read the rest of the data through (`countSamples`:
+ * a bad record anywhere fails here, and the count is the progress total) and, when reasoning settings are sent, check
+ * that the endpoint accepts them (`probeReasoningSettings`) — an error in any of these, of the configuration, the data
+ * or the endpoint, leaves no run row behind —, pick and take the run to write to (`openRun`: resume by configuration and data
  * content; a run live processes execute is joined, its samples shared by claimed blocks: run/share.ts), build the
  * engine with the session's model clients (cache, retries with backoff, AIMD concurrency per endpoint), stream samples
  * (up to `limit`, each `replicates` times) under bounded concurrency through the ladder (or the selector loop),
@@ -124,6 +126,17 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   })[Symbol.asyncIterator]();
   const first = await stream.next();
   if (first.done) throw new HptError('E_DATA', `dataset ${prepared.datasetId} yielded no samples${skipped ? ` (${skipped} skipped as invalid)` : ''}`);
+  // an endpoint nothing listens on fails here in about a second, with one line (issue #25): one TCP connection each
+  // — unless the cache holds answers of the model: re-running a finished run (a replay) needs no endpoint
+  try {
+    await checkEndpointsReachable(reachTargets(prepared), hooks.logger);
+  } catch (e) {
+    if (!(isHptError(e) && e.code === 'E_ENDPOINT' && session.cache?.holds(prepared.model.id))) throw e;
+    hooks.logger.warn(`${e.message.replace(/ \(no run was started\)$/, '')}; going on, as the cache holds answers of ${prepared.model.id} (a call it does not hold will fail)`);
+  }
+  // the rest of the data is read once before the run exists, so a bad record N fails here too (issue #25); the
+  // count is the progress total
+  const streamedTotal = await countSamples(prepared, config);
   // a reasoning setting the endpoint refuses fails here, with one line, before the first sample (issue #24)
   await probeReasoningSettings(prepared.model, config.generation);
   const version = session.hptBenchVersion;
@@ -139,15 +152,15 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   if (batcher) batcher.runId = runId;
   const share = new RunShare(store, runId, owner);
   const engine = createEngine(prepared, (m) => session.client(m));
-  let baseTotal = config.limit !== undefined ? Math.max(0, config.limit * replicatesOf(config) - opened.skip.size) : undefined;
+  const baseTotal = Math.max(0, streamedTotal - opened.skip.size);
   // (no more lanes than samples to evaluate, when that is known)
-  const lanes = batcher ? Math.max(config.concurrency, Math.min(BATCH_WINDOW, baseTotal ?? BATCH_WINDOW)) : config.concurrency;
+  const lanes = batcher ? Math.max(config.concurrency, Math.min(BATCH_WINDOW, baseTotal)) : config.concurrency;
   /** samples of this invocation's stream left to other workers, and samples of blocks taken over from stopped ones */
   let elsewhere = 0;
   let takenOver = 0;
   const progress: RunProgress = { done: 0, total: baseTotal, solved: 0, hpiSum: 0, errored: 0, calls: 0, startedAt: performance.now(), ...(opened.joined ? { workers: opened.joined.length } : {}) };
   const refreshTotal = (): void => {
-    if (baseTotal !== undefined) progress.total = Math.max(0, baseTotal - elsewhere + takenOver);
+    progress.total = Math.max(0, baseTotal - elsewhere + takenOver);
   };
   /** the other workers seen executing the run during this invocation */
   const seen = new Set(opened.joined ?? []);
@@ -157,23 +170,14 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
     if (seen.size) progress.workers = seen.size;
   }, HEARTBEAT_MS);
   heartbeat.unref();
-  if (baseTotal === undefined && hooks.onProgress) {
-    // the size of an unlimited stream is not known up front: count it beside the run (no calls; errors are the run's)
-    void countSamples(prepared, config).then(
-      (n) => {
-        baseTotal = Math.max(0, n - opened.skip.size);
-        refreshTotal();
-        hooks.onProgress?.(progress);
-      },
-      () => undefined,
-    );
-  }
   let lastYield = performance.now();
   const breaker = new OutageBreaker(lanes);
   /** samples the first pass streamed (all of the run's, recorded or not) */
   let streamed = 0;
   /** --compat reference: whether the run has said that replies hold thinking blocks (once per run) */
   let toldThinking = false;
+  /** whether the run stopped because the endpoint was down from the start (the outage breaker tripped before any success) */
+  let downFromStart = false;
   try {
     if (preflight) store.setPreflight(runId, preflight);
     const all = prepend(first.value, stream);
@@ -199,7 +203,10 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
         store.saveErrored(runId, sample, message, hash);
         share.finish(sample.index);
         if (breaker.failure(sample.index)) {
-          if (!breaker.anySuccess) throw e;
+          if (!breaker.anySuccess) {
+            downFromStart = true;
+            throw e;
+          }
           throw new HptError('E_ENDPOINT', `the last ${breaker.streak} samples all failed (last error: ${message}); ${prepared.model instanceof EndpointSpread ? 'all endpoints look' : 'the endpoint looks'} down, so run ${runId} stopped. Re-run the same command to continue it`, { exitCode: 1, cause: e });
         }
         // before any success the error may be an outage that ends the run: it is reported once, as the run's error
@@ -237,7 +244,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       const taken = share.takeOver();
       if (taken.size) {
         hooks.logger.info(`taking over ${taken.size} block(s) of run ${runId} from a stopped worker`);
-        const again = filterStream(sampleStream(prepared, config), (s) => {
+        const again = filterStream(sampleStream(prepared, config, undefined, prepared.scanDataset), (s) => {
           const mine = share.admit(s.index, false, taken);
           if (mine) {
             takenOver++;
@@ -276,8 +283,10 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
     if (share.shared) hooks.logger.info(`this worker of run ${runId} evaluated ${share.finished} samples in ${share.claims} claimed blocks (${share.takenOver} taken over from stopped workers; ${share.claimAttempts} claim statements)`);
     return summary;
   } catch (e) {
-    // samples that errored only because the endpoint was down from the start are not kept as errored
-    if (breaker.beforeSuccess.length && !breaker.anySuccess && !store.failure) {
+    // samples that errored only because the endpoint was down from the start are not kept as errored (the run's error
+    // is the endpoint's, and names no count); when the run ends for another reason — e.g. every sample of a short run
+    // errored ("2 of 2 samples errored") — they are kept, so `runs` and `runs show` count what the error says
+    if (downFromStart && breaker.beforeSuccess.length && !store.failure) {
       try {
         store.deleteErrored(runId, breaker.beforeSuccess);
       } catch {
@@ -311,24 +320,48 @@ function warnChangedFingerprint(stored: Record<string, Json> | null, current: Re
 }
 
 /**
+ * The models of a prepared run that call endpoints, each with the flag that sets its endpoint, for
+ * `checkEndpointsReachable`: the evaluated model, the knowledge model, the extractor (`--base-url`) and the selector's
+ * model (`--selector-base-url` when given, else `--base-url`).
+ */
+export function reachTargets(prepared: PreparedRun): ReachTarget[] {
+  const targets: ReachTarget[] = [{ model: prepared.model, flag: '--base-url' }, { model: prepared.knowledgeModel, flag: '--base-url' }];
+  if (prepared.extractorModel) targets.push({ model: prepared.extractorModel, flag: '--base-url' });
+  if (prepared.selector?.model) targets.push({ model: prepared.selector.model, flag: prepared.config.selectorBaseUrl ? '--selector-base-url' : '--base-url' });
+  return targets;
+}
+
+/**
  * The number of samples a run's configuration streams (the dataset's records up to `limit`, times `replicates`), from
- * a separate pass over the data that makes no model calls; invalid records skipped under `--on-invalid skip` are not
- * counted and not reported again. Generated datasets generate, files are read again, hub data comes from the cache the
- * run's own load filled. @throws what the dataset's `load` throws.
+ * a separate pass over the data that makes no model calls, through `prepared.scanDataset` (the dataset's second
+ * instance, whose own log messages are not shown: the run's pass shows them); invalid records skipped under
+ * `--on-invalid skip` are not counted and not reported again. Generated datasets generate, files are read again, hub
+ * data comes from the cache the run's own load filled. `executeRun` runs it before the run row exists, so a bad record
+ * anywhere in the data ends the run before it starts. @throws what the dataset's `load` throws (`E_DATA` naming the
+ * record).
  */
 export async function countSamples(prepared: PreparedRun, config: RunConfig): Promise<number> {
   let n = 0;
-  for await (const _ of sampleStream(prepared, config)) n++;
+  let lastYield = performance.now();
+  for await (const _ of sampleStream(prepared, config, undefined, prepared.scanDataset)) {
+    n++;
+    // a generator that never waits keeps the event loop busy: give signals (Ctrl-C) and timers a turn every 50 ms
+    if (performance.now() - lastYield > 50) {
+      await new Promise((r) => setImmediate(r));
+      lastYield = performance.now();
+    }
+  }
   return n;
 }
 
 /**
  * The samples a run's configuration streams, as `executeRun` streams them: the dataset's records (generic-pack inputs
  * filled in), up to `limit`, each `replicates` times (replicate r at index `input index * n + r`). Nothing is called;
- * `warn` receives the records skipped under `--on-invalid skip`. @throws what the dataset's `load` throws.
+ * `warn` receives the records skipped under `--on-invalid skip`; `dataset` is the instance read (default
+ * `prepared.dataset`). @throws what the dataset's `load` throws.
  */
-export function sampleStream(prepared: PreparedRun, config: RunConfig, warn: (message: string) => void = () => undefined): AsyncGenerator<Sample> {
-  const loaded = prepared.dataset.load({
+export function sampleStream(prepared: PreparedRun, config: RunConfig, warn: (message: string) => void = () => undefined, dataset = prepared.dataset): AsyncGenerator<Sample> {
+  const loaded = dataset.load({
     data: config.data,
     split: config.split,
     onInvalid: config.onInvalid,

@@ -5,7 +5,7 @@
  * with the clients of a `RunSession`.
  */
 import type { DependencyContainer } from 'tsyringe';
-import { type Contribution, type Dataset, type DatasetDecl, HptError, type Json, type LadderDecl, type Model, type PromptPack, readJsonText, type Scorer, type Selector, type Strategy, type StrategyDecl, Tokens } from '@hpt-bench/sdk';
+import { type Contribution, type Dataset, type DatasetDecl, HptError, type Json, type LadderDecl, type Logger, type Model, type PromptPack, readJsonText, type Scorer, type Selector, type Strategy, type StrategyDecl, Tokens } from '@hpt-bench/sdk';
 import { DeclarativeDataset } from '../data/declarative.js';
 import { EndpointSpread } from '../exec/endpoints.js';
 import { LadderEngine, type LadderLevel, type LadderSetup } from '../ladder/engine.js';
@@ -22,6 +22,12 @@ export interface PreparedRun {
   config: RunConfig;
   datasetId: string;
   dataset: Dataset;
+  /**
+   * a second instance of the dataset whose injected `Logger` says nothing (the same instance for a declarative
+   * dataset), for the passes over the data besides the run's own (`countSamples`: the check before the run starts;
+   * blocks taken over from a stopped worker), so a dataset's warnings are given once; undefined: `dataset`
+   */
+  scanDataset?: Dataset;
   datasetDecl: DatasetDecl;
   ladderIds: string[];
   /** the ladder's levels, level 1 first */
@@ -110,6 +116,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   checkRunConfig(config);
   const hpiDataset = config.hpiDataset ?? decl.hpiDataset;
   const { dataset, pack, genericPack } = await datasetSource(container, dc);
+  const scanDataset = decl.module ? await instantiate<Dataset>(container, dc, {}, (child) => child.register(Tokens.Logger, { useValue: QUIET_LOGGER })) : dataset;
   const scorerRef = typeof decl.scorer === 'string' ? { id: decl.scorer, options: {} } : { id: decl.scorer.id, options: decl.scorer.options ?? {} };
   const scorerOptions: Record<string, Json> = { ...scorerRef.options, ...(config.scorerOptions ?? {}), ...(config.unsafeSandbox ? { unsafeSandbox: true } : {}) };
   // the scorer receives the same options by injection (Tokens.Options) as through prepare() and score()
@@ -160,11 +167,16 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     throw new HptError('E_CONFIG', '--selector applies to --mode adaptive only');
   }
   if (config.prices) {
-    const missing = [...new Set([model.id, knowledgeModel.id, ...(selector?.model ? [selector.model.id] : []), ...(extractorModel ? [extractorModel.id] : [])])].filter((id) => !config.prices![id]);
-    if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run)`);
+    // models without an endpoint (the baselines) make no paid requests and need no price
+    const paid = [model, knowledgeModel, selector?.model, extractorModel].filter((m): m is Model => m !== undefined && m.endpoint !== undefined);
+    const missing = [...new Set(paid.map((m) => m.id))].filter((id) => !config.prices![id]);
+    if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run that calls an endpoint)`);
   }
-  return { config, datasetId: dc.id, dataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, ...(extractorModel ? { extractorModel } : {}), scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}), contributions, strategyTemplates };
+  return { config, datasetId: dc.id, dataset, scanDataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, ...(extractorModel ? { extractorModel } : {}), scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}), contributions, strategyTemplates };
 }
+
+/** A logger that says nothing (the `scanDataset` instance's). */
+const QUIET_LOGGER: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /** The `models` contribution of a model id `<plugin model id>[:<name>]` (see `resolveModel`). */
 function modelContribution(registry: Registry, id: string): Contribution {

@@ -89,6 +89,15 @@ export class CallCache {
     return cacheStats(this.db);
   }
 
+  /**
+   * Whether the cache holds any answer of model id `model` (a lookup that stops at the first matching row): a run
+   * against an endpoint that cannot be reached goes on when it may be a replay of cached answers.
+   */
+  holds(model: string): boolean {
+    this.writes?.flush();
+    return this.db.prepare('SELECT 1 FROM call_cache WHERE model = ? LIMIT 1').get(model) !== undefined;
+  }
+
   /** Delete every entry, or only those of model id `model`; returns the number of rows deleted. */
   clear(model?: string): number {
     this.writes?.flush();

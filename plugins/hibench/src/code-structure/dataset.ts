@@ -94,7 +94,7 @@ export class CodeStructureDataset implements Dataset {
     const filter = toSuiteFilter(options.filters);
     const input = codeInput('code-structure', options, this.log, () => resolveCodeStructureFilter(filter));
     if (input.kind === 'records') {
-      yield* loadRecordsFile('code-structure', input.data, filter);
+      yield* loadRecordsFile('code-structure', input.data, filter, options);
       return;
     }
     const { items, warn } = input;

@@ -67,8 +67,13 @@ export function isSourceEntry(r: Record<string, Json>): boolean {
   return typeof r['code'] === 'string' && r['prompt'] === undefined && (r['space'] !== undefined || r['time'] !== undefined || r['time complexity'] !== undefined);
 }
 
-/** Reads a code.jsonl-like file. @throws HptError E_DATA on a bad line or a duplicate id. */
-export function readCodeJsonl(path: string): CodeItem[] {
+/**
+ * Reads a code.jsonl-like file; lines are named by number, counted from 1.
+ * @param skip `--on-invalid skip`: a line whose entry lacks a field or a label, or repeats an id, is left out and
+ *   `skip` told (`skipped <file> line 3: no \`space\` label`); default: it fails the read.
+ * @throws HptError E_DATA on a line that is not a JSON object, or on a bad entry or a duplicate id (without `skip`).
+ */
+export function readCodeJsonl(path: string, skip?: (message: string) => void): CodeItem[] {
   const text = readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   const items: CodeItem[] = [];
   const seen = new Set<string>();
@@ -82,10 +87,15 @@ export function readCodeJsonl(path: string): CodeItem[] {
       throw new HptError('E_DATA', `${where}: not JSON (${(e as Error).message})`);
     }
     if (typeof r !== 'object' || r === null || Array.isArray(r)) throw new HptError('E_DATA', `${where}: not a JSON object`);
-    const item = itemFromRecord(r as Record<string, Json>, where);
-    if (seen.has(item.id)) throw new HptError('E_DATA', `${where}: duplicate id ${JSON.stringify(item.id)}`);
-    seen.add(item.id);
-    items.push(item);
+    try {
+      const item = itemFromRecord(r as Record<string, Json>, where);
+      if (seen.has(item.id)) throw new HptError('E_DATA', `${where}: duplicate id ${JSON.stringify(item.id)}`);
+      seen.add(item.id);
+      items.push(item);
+    } catch (e) {
+      if (!skip || !(e instanceof HptError)) throw e;
+      skip(`skipped ${e.message}`);
+    }
   });
   return items;
 }
@@ -96,7 +106,7 @@ export function readCodeJsonl(path: string): CodeItem[] {
  * `warn` and left out (the toolkit's released folders have both cases).
  * @throws HptError E_DATA when neither folder exists or an answer.json cannot be read.
  */
-export function readCodeFolder(dir: string, warn: (message: string) => void = () => {}): CodeItem[] {
+export function readCodeFolder(dir: string, warn: (message: string) => void = () => {}, skip?: (message: string) => void): CodeItem[] {
   const items: CodeItem[] = [];
   let found = 0;
   for (const language of ['python', 'cpp'] as const) {
@@ -135,8 +145,13 @@ export function readCodeFolder(dir: string, warn: (message: string) => void = ()
         continue;
       }
       const code = readFileSync(file, 'utf8');
-      items.push(itemFromRecord({ ...label, language, question_no: q, code, source: `${sub}/${q}${ext}` }, `${answerPath} question_no ${q}`));
       labels.delete(q);
+      try {
+        items.push(itemFromRecord({ ...label, language, question_no: q, code, source: `${sub}/${q}${ext}` }, `${answerPath} question_no ${q}`));
+      } catch (e) {
+        if (!skip || !(e instanceof HptError)) throw e;
+        skip(`skipped ${e.message}`);
+      }
     }
     for (const q of labels.keys()) warn(`hibench/code: ${answerPath} labels question ${q} but ${sub}/${q}${ext} does not exist; left out`);
   }
@@ -153,7 +168,12 @@ export function isDirectory(path: string): boolean {
   }
 }
 
-/** Reads the Code source at `path`: a folder in the toolkit's layout, or a code.jsonl-like file. */
-export function readCodeSource(path: string, warn?: (message: string) => void): CodeItem[] {
-  return isDirectory(path) ? readCodeFolder(path, warn) : readCodeJsonl(path);
+/**
+ * Reads the Code source at `path`: a folder in the toolkit's layout, or a code.jsonl-like file.
+ * @param warn where the folder layout's unmatched programs and labels are reported.
+ * @param skip `--on-invalid skip`: an entry without its fields or labels is left out and reported here; absent
+ *   (`--on-invalid fail`): it fails the read.
+ */
+export function readCodeSource(path: string, warn?: (message: string) => void, skip?: (message: string) => void): CodeItem[] {
+  return isDirectory(path) ? readCodeFolder(path, warn, skip) : readCodeJsonl(path, skip);
 }
