@@ -91,7 +91,6 @@ export function extractedVerdict<T extends Json>(e: Extraction<T> | null, matche
   return { ...verdict(matches(e.value), e.value), extraction: { rule: e.rule, span: e.span } };
 }
 
-/** The error of a missing `threshold` option (specs/hpt.md §9 #7: required for IWSLT and SamSum, never defaulted to 0). */
 /**
  * Refuse a `threshold` option (`--threshold`) for a scorer that grades exactly — a sample is solved when its answer is
  * right (boolean, choice, numeric) or its program passes the tests (code-exec) —, which would otherwise ignore it
@@ -105,6 +104,7 @@ export function refuseThreshold(id: string, options: Record<string, Json> | unde
   throw new HptError('E_CONFIG', `--threshold ${JSON.stringify(v)} has no use here: scorer ${id} grades exactly (a threshold applies to scorers that grade by a metric score, such as bleu and rouge); drop it`);
 }
 
+/** The error of a missing `threshold` option (specs/hpt.md §9 #7: required for IWSLT and SamSum, never defaulted to 0). */
 export const THRESHOLD_REQUIRED_MESSAGE = '--threshold is required for this dataset (the paper uses 0.15 and 0.20)';
 
 /**
