@@ -69,4 +69,54 @@ describe('the import graph reads in layers', () => {
     expect(violations(core, (spec, file) => (ours(spec) ? spec === '@hpt-bench/sdk' : inside(core)(spec, file)))).toEqual([]);
     expect(violations(cli, (spec, file) => (ours(spec) ? spec === '@hpt-bench/core' || spec === '@hpt-bench/sdk' : inside(cli)(spec, file)))).toEqual([]);
   });
+
+  it('the modules of the SDK, the core and the CLI import one another without a cycle (type-only imports aside)', () => {
+    expect(importCycles({ a: ['b'], b: ['c', 'd'], c: ['a'], d: [] })).toEqual(['a -> b -> c -> a']);
+    for (const pkg of ['packages/sdk', 'packages/core', 'packages/cli']) {
+      const graph: Record<string, string[]> = {};
+      for (const file of sources(join(ROOT, pkg, 'src'))) {
+        const code = readFileSync(file, 'utf8').replace(/^\s*(?:import|export)\s+type\b[^;]*;/gm, '');
+        graph[relative(ROOT, file)] = specifiers(code)
+          .filter((spec) => spec.startsWith('.'))
+          .map((spec) => relative(ROOT, resolve(dirname(file), spec)).replace(/\.js$/, '.ts'));
+      }
+      expect(importCycles(graph), pkg).toEqual([]);
+    }
+  });
+});
+
+/** The import cycles of `graph` (module -> the modules it imports), each as `a -> b -> a` (depth-first, from each module in order). */
+function importCycles(graph: Record<string, string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const cycles: string[] = [];
+  const visit = (node: string, path: string[]): void => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph[node] ?? []) {
+      if (!(next in graph)) continue;
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next, path);
+    }
+    path.pop();
+    state.set(node, 'done');
+  };
+  for (const node of Object.keys(graph)) if (!state.has(node)) visit(node, []);
+  return cycles;
+}
+
+describe('store backends are chosen in one place', () => {
+  it('only store/backends.ts asks whether a location is a database URL (isPostgresUrl, or a postgres:// test of its own)', () => {
+    const allowed = new Set(['packages/core/src/store/backends.ts', 'packages/core/src/store/postgres.ts', 'packages/core/src/store/location.ts']);
+    const hits: string[] = [];
+    for (const pkg of ['packages/sdk', 'packages/core', 'packages/cli']) {
+      for (const file of sources(join(ROOT, pkg, 'src'))) {
+        const rel = relative(ROOT, file);
+        if (allowed.has(rel)) continue;
+        const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+        // a call of the test, or a test of its own (a prefix check or a /^postgres.../ pattern); help texts may name URLs
+        if (/\bisPostgresUrl\s*\(|startsWith\(\s*['"]postgres|\/\^postgres/i.test(code)) hits.push(rel);
+      }
+    }
+    expect(hits).toEqual([]);
+  });
 });

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { createRequire } from 'node:module';
-import { HptError, isPostgresUrl, schemaValidator } from '@hpt-bench/core';
+import { HptError, schemaValidator, storeIsPath } from '@hpt-bench/core';
 
 /** The yaml package, loaded when an evaluation file is first read: a run without `--config` never pays its start-up. */
 const loadYaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
@@ -217,7 +217,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'batch', file.batch);
   put(top, 'on-invalid', file.onInvalid);
   put(top, 'prices', file.prices === undefined ? undefined : at(file.prices));
-  put(top, 'store', file.store === undefined ? undefined : isPostgresUrl(file.store) ? file.store : at(file.store));
+  put(top, 'store', file.store === undefined ? undefined : storeIsPath(file.store) ? at(file.store) : file.store);
   put(top, 'out', file.out === undefined ? undefined : at(file.out));
   const cells: EvalCell[] = [];
   for (const m of file.models) {

@@ -24,6 +24,7 @@ export * from './store/texts.js';
 export * from './store/queries.js';
 export * from './store/sql.js';
 export * from './store/location.js';
+export * from './store/backends.js';
 export * from './store/migrate.js';
 export { PostgresDatabase, PostgresError } from './store/postgres.js';
 export * from './exec/cache-key.js';

@@ -5,9 +5,8 @@
 import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
 import { dataDifferences, dataIdentity, type DataIdentity, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord, RunStore } from '../store/store.js';
-import { modelLabel } from './tables.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
-import { groupParts, latestPerGroup, runGroup } from './groups.js';
+import { groupParts, latestPerGroup, modelLabel, runGroup } from './groups.js';
 
 /** The report's data shapes live in the SDK (report views compute over them); re-exported here for host code. */
 export type { BootstrapSettings, ReportRun, ReportUsage, SampleUnit };

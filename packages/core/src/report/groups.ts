@@ -6,7 +6,7 @@
  * each group unless runs are named, and labels each group by the parts that tell it apart from the other groups of
  * its dataset (`groupLabels`).
  */
-import type { Json } from '@hpt-bench/sdk';
+import type { Json, ReportRun } from '@hpt-bench/sdk';
 import { parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord } from '../store/store.js';
 
@@ -132,4 +132,17 @@ export function latestPerGroup<R extends Pick<RunRecord, 'id'>>(runs: readonly R
     else omitted.push({ run: r, newer: n });
   }
   return { kept, omitted };
+}
+
+/**
+ * The row label of a run in the paper tables: the model, plus the mode (adaptive + selector) and `[reference]` compat,
+ * then the parts that tell its comparability group apart (`groupParts`, joined by ` · `: `6-level ladder (sixth)`,
+ * `data a1b2c3d4`), so runs of one model and dataset with different ladders or data never share a row.
+ */
+export function modelLabel(run: Pick<ReportRun, 'model' | 'mode' | 'selector' | 'compat' | 'groupParts'>): string {
+  let s = run.model;
+  if (run.mode === 'adaptive') s += ` (adaptive${run.selector ? `, ${run.selector}` : ''})`;
+  if (run.compat === 'reference') s += ' [reference]';
+  for (const p of run.groupParts ?? []) s += ` · ${p}`;
+  return s;
 }

@@ -9,6 +9,7 @@ import type { Interval, ReportCell, ReportColumn, ReportMetricDecl, ReportRun, R
 import type { BootstrapSettings, ReportData } from './gather.js';
 import { unitEstimates } from './gather.js';
 import { ReportViews, type LoadedReportView } from './views.js';
+import { modelLabel } from './groups.js';
 
 /** The table shapes live in the SDK (code report views build them); re-exported here for host code. */
 export type { ReportCell, ReportColumn, ReportTable };
@@ -26,19 +27,6 @@ export function datasetLabel(run: Pick<ReportRun, 'dataset'>, views: ReportViews
 /** A threshold as the paper's column headers print it (`0.15`, `0.2` -> `0.20`). */
 export function formatThreshold(t: number): string {
   return Math.abs(t * 100 - Math.round(t * 100)) < 1e-9 ? t.toFixed(2) : String(t);
-}
-
-/**
- * The row label of a run in the paper tables: the model, plus the mode (adaptive + selector) and `[reference]` compat,
- * then the parts that tell its comparability group apart (`groupParts`, joined by ` · `: `6-level ladder (sixth)`,
- * `data a1b2c3d4`), so runs of one model and dataset with different ladders or data never share a row.
- */
-export function modelLabel(run: Pick<ReportRun, 'model' | 'mode' | 'selector' | 'compat' | 'groupParts'>): string {
-  let s = run.model;
-  if (run.mode === 'adaptive') s += ` (adaptive${run.selector ? `, ${run.selector}` : ''})`;
-  if (run.compat === 'reference') s += ' [reference]';
-  for (const p of run.groupParts ?? []) s += ` · ${p}`;
-  return s;
 }
 
 /** A short label of one run (model · dataset @threshold, mode), used in charts and the runs table. */

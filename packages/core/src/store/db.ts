@@ -1,5 +1,6 @@
 /**
- * Opening the store: an SQLite file or a PostgreSQL database (a `postgres://` URL, store/postgres.ts). For SQLite: pragmas, the migrations of stores written by earlier versions (additive columns,
+ * Opening a store of each backend (the table that picks one is store/backends.ts): an SQLite file or a PostgreSQL
+ * database (store/postgres.ts). For SQLite: pragmas, the migrations of stores written by earlier versions (additive columns,
  * the attempt-ordinal rebuild, batches keyed by endpoint), the tables (store/schema.ts), and read-only opening (with a private snapshot when
  * SQLite cannot open a WAL file read-only in place).
  */
@@ -8,28 +9,16 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { batchesNeedEndpointKey, migrateBatchesByEndpoint } from './batches.js';
-import { isPostgresUrl, PostgresDatabase } from './postgres.js';
+import { PostgresDatabase } from './postgres.js';
 import { ADDED_COLUMNS, CACHE_SCHEMA, CALIBRATIONS_SCHEMA, MIGRATE_ATTEMPTS_V2, RUN_SCHEMA } from './schema.js';
 import { type SqlDatabase, SqliteDatabase } from './sql.js';
-
-/**
- * Open the store at `location`, an SQLite file path or a `postgres://` / `postgresql://` URL (the one place that picks
- * the backend): read-only (`openReadOnly`; the file must hold a `runs` table), or for writing (directories
- * created, WAL journal, foreign keys, earlier stores migrated, missing tables created).
- * @param onSnapshot receives the path of a read-only snapshot copy, which the caller removes on close.
- * @throws the SQLite (or file system) error; `RunStore` turns it into `E_STORE`.
- */
-export function openStoreDatabase(location: string, readonly: boolean, onSnapshot: (copy: string) => void): SqlDatabase {
-  if (isPostgresUrl(location)) return openPostgres(location, readonly);
-  return new SqliteDatabase(openSqlite(location, readonly, onSnapshot));
-}
 
 /**
  * Open the PostgreSQL database at `url`: read-only (it must hold a `runs` table; writes are refused), or for writing
  * (newer columns added to tables of earlier versions, an earlier `batches` table rebuilt keyed by endpoint and id,
  * missing tables created, under the store's lock so that processes starting together do not race on the catalogue).
  */
-function openPostgres(url: string, readonly: boolean): SqlDatabase {
+export function openPostgres(url: string, readonly: boolean): SqlDatabase {
   const db = new PostgresDatabase(url, { readonly });
   try {
     if (readonly) {
@@ -49,7 +38,11 @@ function openPostgres(url: string, readonly: boolean): SqlDatabase {
   }
 }
 
-function openSqlite(path: string, readonly: boolean, onSnapshot: (copy: string) => void): Database.Database {
+/**
+ * Open the SQLite file at `path`: read-only (`openReadOnly`; it must hold a `runs` table), or for writing (directories
+ * created, WAL journal, foreign keys, earlier stores migrated, missing tables created).
+ */
+export function openSqlite(path: string, readonly: boolean, onSnapshot: (copy: string) => void): Database.Database {
   if (readonly) {
     const db = openReadOnly(path, onSnapshot);
     db.pragma('busy_timeout = 5000');
