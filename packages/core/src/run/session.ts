@@ -19,7 +19,7 @@ import { createRngFactory } from './rng.js';
 
 /**
  * What a session is built from:
- * - `storePath`: the SQLite store file (opened, and created, only when first used);
+ * - `storePath`: the store: an SQLite file or a PostgreSQL URL (store/backends.ts; opened, and created, only when first used);
  * - `container`: the command's run container; the session registers `Tokens.Rng` (seeded with `seed`) and
  *   `Tokens.Store` (resolving opens the store) in it;
  * - `seed`: the run seed (default 0);
