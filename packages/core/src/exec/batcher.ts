@@ -4,7 +4,8 @@
  * lines written as one or more batch files (within the provider's limits), submitted through the model's `BatchModel`,
  * polled with backoff, and their results put in the model-call cache and handed to the waiting calls. The ladder engine
  * is unchanged: with every sample in flight at once, level 1 of all samples is one round, level 2 of the unsolved the
- * next, each chained call (least-to-most steps, the knowledge call, the selector's call) its own round.
+ * next, each chained call of a strategy (a step that needs the previous step's answer, a knowledge call, the selector's
+ * call) its own round.
  *
  * Crash safety: each batch is recorded in the store (`batches` table, keyed by endpoint and batch id) once its input
  * file is uploaded (state `uploaded`) and again once created (`submitted`, with the provider's id); a run interrupted

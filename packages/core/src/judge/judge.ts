@@ -3,7 +3,7 @@
  * on the four HPT rules (§1.1), as the paper describes it — every item is judged with its level's own strategy and its
  * correct gold answer (none of the reference code's bugs: no level-4 loop-variable mix-up, no "always False" BoolQ gold).
  *
- * No chat wrapper and no answer cue are used anywhere in the judge pipeline: helper calls (least-to-most steps,
+ * No chat wrapper and no answer cue are used anywhere in the judge pipeline: helper calls (chained steps,
  * knowledge generation) are one user message holding the filled template; the judge gets the code's system prompt and
  * one user message `<prompt>\nAnswer: <gold>\nMulti-step prompts: <k>`.
  */
@@ -39,7 +39,7 @@ export const JUDGE_RESPONSE_FORMAT: NonNullable<ModelRequest['responseFormat']> 
 export const JUDGE_GENERATION: Readonly<GenerationSettings> = Object.freeze({ temperature: 0, topP: 1, maxTokens: 1024 });
 
 /**
- * Generation settings of the judge pipeline's helper calls (least-to-most steps, knowledge): temperature 0.6, top-p 0.9,
+ * Generation settings of the judge pipeline's helper calls (chained steps, knowledge): temperature 0.6, top-p 0.9,
  * 1024 max tokens (hpt.md §5.4; the reference's frequency penalty 1.15 has no field in `ModelRequest` and is not sent).
  */
 export const JUDGE_HELPER_GENERATION: Readonly<GenerationSettings> = Object.freeze({ temperature: 0.6, topP: 0.9, maxTokens: 1024 });
@@ -129,7 +129,7 @@ export interface JudgedPrompt {
 /**
  * Build the prompt a level is judged on (hpt.md §5.4 as the paper describes it, §9 #22):
  * - template only (levels 1-3): the filled template, not executed;
- * - `steps` (least-to-most): steps 1..k-1 run on the helper, each one user message = the filled step template with
+ * - `steps` (a chain): steps 1..k-1 run on the helper, each one user message = the filled step template with
  *   `{pred}` = the completion of the step its `pred` names ('' when null); the last step is filled with its own `pred`
  *   wiring and NOT executed — that filled last step is the judged prompt;
  * - `knowledge` (generated knowledge): one helper call with the filled knowledge template (no 3-candidate selection),
@@ -158,7 +158,7 @@ export async function buildJudgedPrompt(entry: PromptPackEntry, input: Record<st
     return { kind, prompt: fill(last.template, predOf(last.pred)), steps: judgeStepsLabel(entry), helperCalls };
   }
   if (kind === 'knowledge') {
-    if (entry.template === undefined) throw new HptError('E_PACK', "a generated-knowledge prompt-pack entry needs both 'knowledge' and 'template'");
+    if (entry.template === undefined) throw new HptError('E_PACK', "a prompt-pack entry with 'knowledge' needs a 'template' too");
     const prompt = fill(entry.knowledge!);
     const knowledge = await helper(prompt, { purpose: 'knowledge', seq: 0 });
     helperCalls.push({ purpose: 'knowledge', seq: 0, prompt, output: knowledge });
@@ -494,7 +494,7 @@ export interface JudgeRecord {
 /**
  * Options of `runJudge`:
  * - `datasets`, `levels`: what to judge (every level for every item of every dataset);
- * - `judge`: the judge client; `helper`: the model of least-to-most steps and knowledge (normally a `ModelClient`);
+ * - `judge`: the judge client; `helper`: the model of chained steps and knowledge (normally a `ModelClient`);
  * - `helperGeneration`: default `JUDGE_HELPER_GENERATION`;
  * - `concurrency`: items judged at once (≥ 1); the levels of one item run in order;
  * - `seed`: recorded in call contexts (part of the cache key of stochastic helper calls); default 0;

@@ -20,7 +20,7 @@ export interface RunConfig {
   /** evaluate at most this many samples (the first ones of the stream) */
   limit?: number;
   model: string;
-  /** model of generated-knowledge calls; default: the evaluated model (hpt.md §9 #11) */
+  /** model of the calls a strategy makes with purpose `knowledge`; default: the evaluated model (hpt.md §9 #11) */
   knowledgeModel?: string;
   /**
    * `--extractor` (opt-in; issue #23): the model asked for the final answer when the scorer's strict rules read none

@@ -98,7 +98,7 @@ export function resolveLadder(registry: Registry, ladder: string): LadderDecl {
     }
     const options = l.options as unknown;
     if (options !== undefined && (typeof options !== 'object' || options === null || Array.isArray(options) || Object.values(options).some((o) => typeof o !== 'object' || o === null || Array.isArray(o)))) {
-      throw new HptError('E_CONFIG', `ladder file ${ladder}: "options" must map strategy ids to option objects, e.g. {"generated-knowledge": {"candidates": 5}}`);
+      throw new HptError('E_CONFIG', `ladder file ${ladder}: "options" must map strategy ids to option objects, e.g. {"<strategy id>": {"<option>": 5}}`);
     }
     return { id: typeof l.id === 'string' ? l.id : ladder, levels: l.levels, ...(options ? { options: options as LadderDecl['options'] } : {}) };
   }
