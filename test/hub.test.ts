@@ -7,6 +7,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadHubRows, type HubOptions, type HubSource } from '../packages/core/src/data/hub.js';
 import { HptError } from '@hpt-bench/sdk';
+import { closedPort } from './helpers/net.js';
 
 interface Row {
   idx: number;
@@ -200,14 +201,6 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-async function closedPort(): Promise<string> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return `http://127.0.0.1:${port}`;
-}
-
 async function rejection(p: Promise<unknown>): Promise<HptError> {
   try {
     await p;
@@ -264,7 +257,7 @@ describe('loadHubRows — rows API', () => {
     expect(again).toEqual(ROWS);
     expect(fx.requests.length).toBe(3);
     // Even with the hub unreachable, the cache answers.
-    const dead = await closedPort();
+    const dead = `http://127.0.0.1:${await closedPort()}`;
     const offline = await collect(loadHubRows(SOURCE, { cacheDir: dir, endpoint: dead, datasetsServer: dead, token: '' }));
     expect(offline.length).toBe(250);
     expect(offline[123]).toEqual(ROWS[123]);
@@ -357,7 +350,7 @@ describe('loadHubRows — errors', () => {
   });
 
   it('an unreachable endpoint gives a clear error and no cache file', async () => {
-    const dead = await closedPort();
+    const dead = `http://127.0.0.1:${await closedPort()}`;
     const dir = await tempDir();
     const err = await rejection(collect(loadHubRows(SOURCE, { cacheDir: dir, endpoint: dead, datasetsServer: dead, token: '' })));
     expect(err.code).toBe('E_HUB');

@@ -3,11 +3,12 @@
  * (with the server's retry-after hint), the SDK itself does not retry, and through a ModelClient the call succeeds.
  */
 import { createServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EndpointLimiters, isHptError, isModelCallError, ModelCallError, ModelClient, type ModelRequest } from '@hpt-bench/core';
 import { OpenAIChatModel } from '../../plugins/openai/src/openai.js';
 import { serverPool } from '../helpers/openai-server.js';
+import { closedPort } from '../helpers/net.js';
 
 const REQ: ModelRequest = { messages: [{ role: 'user', content: 'Is the sky blue?' }], temperature: 0, topP: 0.9, maxTokens: 16 };
 const KEY = 'sk-test-NeverInErrors-0123456789';
@@ -39,15 +40,6 @@ async function droppingServer(actions: ('drop' | 'drop-mid-body' | 'ok')[]): Pro
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   pool.onClose(() => new Promise<void>((r) => { srv.closeAllConnections(); srv.close(() => r()); }));
   return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`, count: () => n };
-}
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const srv = createTcpServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 function model(baseUrl: string, options: Record<string, number> = {}): OpenAIChatModel {

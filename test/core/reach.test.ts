@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HptError, type Model } from '@hpt-bench/sdk';
 import { EndpointSpread } from '../../packages/core/src/exec/endpoints.js';
 import { checkEndpointsReachable, httpEndpoints, reach } from '../../packages/core/src/run/reach.js';
+import { closedPort } from '../helpers/net.js';
 
 let open: Server;
 let openUrl: string;
@@ -18,15 +19,6 @@ let accepted = 0;
 let closedUrl: string;
 let closedUrl2: string;
 
-/** An http URL at a port of 127.0.0.1 that nothing listens on (bound, then released). */
-async function closedPortUrl(): Promise<string> {
-  const gone = createServer();
-  await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(gone.address() as { port: number }).port}/v1`;
-  await new Promise<void>((r) => gone.close(() => r()));
-  return url;
-}
-
 beforeAll(async () => {
   open = createServer((socket) => {
     accepted++;
@@ -34,8 +26,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => open.listen(0, '127.0.0.1', r));
   openUrl = `http://127.0.0.1:${(open.address() as { port: number }).port}/v1`;
-  closedUrl = await closedPortUrl();
-  closedUrl2 = await closedPortUrl();
+  closedUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+  closedUrl2 = `http://127.0.0.1:${await closedPort()}/v1`;
 });
 afterAll(() => new Promise<void>((r) => open.close(() => r())));
 

@@ -7,13 +7,13 @@
  * run recorded as `failed` — never `completed`. Records are named by their line (JSONL) or item (JSON array), from 1.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, SHARED, type CliResult } from '../helpers/cli.js';
 import { startOpenAIServer, type TestServer } from '../helpers/openai-server.js';
+import { closedPort } from '../helpers/net.js';
 
 let dir: string;
 let counter = 0;
@@ -82,15 +82,6 @@ function expectFailedRun(store: string, fragment: string): RunRow {
   expect(runs[0]!.summary).toBeNull();
   expect(runs.filter((r) => r.status === 'completed')).toEqual([]);
   return runs[0]!;
-}
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 beforeAll(() => {

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -21,6 +21,7 @@ import type { ReceivedRequest } from '../helpers/openai-server.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
 import type { RunDetails } from '../../packages/cli/src/commands/runs/show.js';
+import { perSample } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-batch-faults-'));
 const N = 40;
@@ -52,14 +53,6 @@ const summaryOf = (r: { code: number | null; stdout: string; stderr: string }): 
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as RunSummary;
 };
-/** Per sample (by id): level, hpi, solved and prediction, from an --out file. */
-const perSample = (path: string) =>
-  Object.fromEntries(
-    readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => {
-      const x = JSON.parse(l) as { sampleId: string; level: number | null; hpi: number; solved: boolean; prediction: Json };
-      return [x.sampleId, { level: x.level, hpi: x.hpi, solved: x.solved, prediction: x.prediction }];
-    }),
-  );
 /** Read `sql` from an SQLite store (read-only). */
 function query<T>(store: string, sql: string, ...params: unknown[]): T[] {
   const db = new Database(store, { readonly: true });

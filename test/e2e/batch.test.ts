@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,6 +18,7 @@ import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
 import type { RunSummary } from '@hpt-bench/sdk';
 import type { RunDetails } from '../../packages/cli/src/commands/runs/show.js';
+import { perSample } from '../helpers/files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-batch-'));
 const GEN = ['--preset', 'easy', '--task', 'calculate,equivalent', '--seed', '9'];
@@ -56,14 +57,6 @@ const summaryOf = (r: { code: number | null; stdout: string; stderr: string }): 
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Summary;
 };
-/** Per sample (by id): level, hpi, solved and prediction, from an --out file. */
-const perSample = (path: string) =>
-  Object.fromEntries(
-    readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => {
-      const x = JSON.parse(l) as { sampleId: string; level: number | null; hpi: number; solved: boolean; prediction: Json };
-      return [x.sampleId, { level: x.level, hpi: x.hpi, solved: x.solved, prediction: x.prediction }];
-    }),
-  );
 /** The stored batches of a store: round and custom ids, in submission order. */
 const storedBatches = (store: string) => {
   const db = new Database(store, { readonly: true });

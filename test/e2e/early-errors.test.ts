@@ -6,12 +6,12 @@
  * item, counted from 1) — and a failed run's stored error and its counts in `runs` / `runs show` agree.
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLine, runCli, type CliResult } from '../helpers/cli.js';
 import { startOpenAIServer, type Reply, type TestServer } from '../helpers/openai-server.js';
+import { closedPort } from '../helpers/net.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-early-'));
 let counter = 0;
@@ -42,15 +42,6 @@ async function runsOf(store: string): Promise<{ runId: string; status: string; d
   const r = await runCli(['runs', '--store', store, '--json']);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { runs: { runId: string; status: string; done: number; errored: number; error: string | null }[] }).runs;
-}
-
-/** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
 }
 
 /** The error object of a `--json` command that failed. */

@@ -6,12 +6,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli, type CliResult } from '../helpers/cli.js';
 import { startOpenAIServer, type TestServer } from '../helpers/openai-server.js';
+import { closedPort } from '../helpers/net.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-exit-'));
 const data = join(dir, 'boolq.jsonl');
@@ -25,14 +25,6 @@ function jsonError(r: CliResult): { code: string; message: string; hint?: string
   expect(Object.keys(parsed)).toEqual(['error']);
   expect(r.stderr).toBe('');
   return parsed.error;
-}
-
-async function closedPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((res) => srv.close(() => res()));
-  return port;
 }
 
 describe('exit codes and JSON errors', () => {
