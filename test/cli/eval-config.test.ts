@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HptError, type RunSummary } from '@hpt-bench/core';
+import { HptError } from '@hpt-bench/core';
 import { cellFlags, expandEvalFile, explicitFlags, outPath, readEvalFile, validateEvalFile, type EvalCell } from '../../packages/cli/src/eval-config.js';
-import { checkDistinctOut, runMatrix } from '../../packages/cli/src/matrix.js';
+import { checkDistinctOut } from '../../packages/cli/src/matrix.js';
 
 const FLAGS = {
   limit: { type: 'option', char: 'n' },
@@ -105,26 +105,5 @@ describe('evaluation files: validation and expansion', () => {
     expect(outPath('/r/{model}-{dataset}.jsonl', { model: 'openai:meta/llama', dataset: 'boolq' })).toBe('/r/openai_meta_llama-boolq.jsonl');
     expect(() => checkDistinctOut(['/r/a.jsonl', undefined, '/r/b.jsonl'])).not.toThrow();
     expect(() => checkDistinctOut(['/r/a.jsonl', '/r/a.jsonl'])).toThrow('put {model} and {dataset} in it');
-  });
-});
-
-describe('runMatrix', () => {
-  const cells: EvalCell[] = ['a', 'b', 'c'].map((m) => ({ model: m, dataset: 'd', values: {} }));
-  const summary = (complete: boolean) => ({ complete, runId: 'r' }) as unknown as RunSummary;
-
-  it('runs the cells in order and stops at the first failure, naming its cell', async () => {
-    const ran: string[] = [];
-    const run = runMatrix(cells, async (c) => {
-      ran.push(c.model);
-      if (c.model === 'b') throw new HptError('E_ENDPOINT', 'down', { hint: 'start it' });
-      return { summary: summary(true) };
-    });
-    await expect(run).rejects.toMatchObject({ code: 'E_ENDPOINT', message: 'b × d: down', hint: 'start it', exitCode: 1 });
-    expect(ran).toEqual(['a', 'b']);
-  });
-
-  it('stops after an incomplete run and returns it last', async () => {
-    const results = await runMatrix(cells, async (c) => ({ summary: summary(c.model !== 'b') }));
-    expect(results.map((r) => r.model)).toEqual(['a', 'b']);
   });
 });

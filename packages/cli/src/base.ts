@@ -1,10 +1,8 @@
 import 'reflect-metadata';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
-import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, discoverPlugins, EXIT_CODES, HptError, isHptError, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
+import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, discoverPlugins, EXIT_CODES, HptError, isHptError, RUN_DEFAULTS, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 import { terminalSafe } from './terminal.js';
 
@@ -217,11 +215,11 @@ export function filterArgv(argv: readonly string[], names: readonly string[]): s
 export const endpointFlags = {
   'base-url': Flags.string({ multiple: true, description: 'OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 (default: OPENAI_BASE_URL, else OpenAI); give it several times for replicas of one model (calls go to the endpoint with the fewest outstanding requests; a failing one is drained and probed again later)' }),
   'cache-key-endpoint': Flags.boolean({ description: 'put the endpoint URL into the model-call cache key and the run identity (for endpoints serving different weights under one model name); default: the model name and generation settings only, so replicas share cached answers', default: false, helpGroup: 'EXECUTION' }),
-  'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: 'OPENAI_API_KEY' }),
-  'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: join(homedir(), '.cache', 'hpt-bench') }),
+  'api-key-env': Flags.string({ description: 'environment variable that holds the API key', default: RUN_DEFAULTS.apiKeyEnv }),
+  'cache-dir': Flags.string({ description: 'cache directory for Hugging Face downloads', default: RUN_DEFAULTS.cacheDir }),
   cache: Flags.boolean({ description: 'answer repeated model calls from the store (--no-cache: always call the model)', default: true, allowNo: true, helpGroup: 'EXECUTION' }),
-  'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection (exponential backoff with jitter, Retry-After honoured)', default: 5, min: 0, max: 100, helpGroup: 'EXECUTION' }),
-  timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: '600', helpGroup: 'EXECUTION' }),
+  'max-retries': Flags.integer({ description: 'retries of a call failing with 429, 5xx, a timeout or a dropped connection (exponential backoff with jitter, Retry-After honoured)', default: RUN_DEFAULTS.maxRetries, min: 0, max: 100, helpGroup: 'EXECUTION' }),
+  timeout: Flags.string({ description: 'seconds before a model call times out (and is retried)', default: String(RUN_DEFAULTS.timeoutSeconds), helpGroup: 'EXECUTION' }),
 };
 
 /**

@@ -1,8 +1,8 @@
-import { planRun, prepareRun, RunSession, type Registry, type RunPlanEstimate, storeLabel } from '@hpt-bench/core';
-import type { DependencyContainer } from 'tsyringe';
+import { planEvaluation, type RunPlanEstimate, storeLabel } from '@hpt-bench/core';
 import { HptCommand } from '../base.js';
+import { evaluationRuns } from '../run-config.js';
+import { runFlags } from '../run-flags.js';
 import { TerminalTable } from '../terminal.js';
-import Run, { explicitRunFlags, matrixCells, runConfigOf, type RunFlags } from './run.js';
 
 /** One cell of `hpt-bench plan --json`: the cell's labels (as in `run --config`) and its plan (`RunPlanEstimate`). */
 export interface PlanCell extends RunPlanEstimate {
@@ -21,43 +21,17 @@ export default class Plan extends HptCommand {
     '<%= config.bin %> plan --config eval.yaml --prices prices.json --json',
     '<%= config.bin %> plan --dataset my-dataset --data samples.jsonl --model openai:gpt-4o-mini --base-url http://127.0.0.1:8000/v1',
   ];
-  static override flags = Run.flags;
+  static override flags = runFlags;
 
   async run(): Promise<void> {
     const { registry, container, argv } = this.discoverWithFilters(Plan);
     const { flags } = await this.parse(Plan, argv);
     if (flags.samples !== undefined) flags.replicates = flags.samples;
-    let cells: { model: string; dataset: string; flags: RunFlags }[];
-    if (flags.config) {
-      const m = matrixCells(flags.config, flags, explicitRunFlags(argv));
-      cells = m.cells.map((c) => ({ model: c.model, dataset: c.dataset, flags: m.flagsOf.get(c)! }));
-    } else {
-      cells = [{ model: flags.model ?? '', dataset: flags.dataset ?? '', flags }];
-    }
-    const plans: PlanCell[] = [];
-    for (const cell of cells) {
-      const p = await this.planOne(cell.flags, registry, container);
-      plans.push({ ...p, modelLabel: cell.model || p.model, datasetLabel: cell.dataset || p.dataset });
-    }
+    const { runs, labels, store } = evaluationRuns(flags, argv);
+    const estimates = await planEvaluation(runs, { store, plugins: { registry, container }, logger: this.logger });
+    const plans: PlanCell[] = estimates.map((p, i) => ({ ...p, modelLabel: labels[i]!.model, datasetLabel: labels[i]!.dataset }));
     if (flags.json) this.printJson(plans);
-    else this.log(renderPlan(plans, storeLabel(flags.store)));
-  }
-
-  /**
-   * The plan of one cell: its configuration built as `run` builds it (`runConfigOf`, the saved HPI_Dataset), prepared
-   * (`prepareRun`: nothing is called), then `planRun`.
-   * @throws HptError from configuration and preparation, and what `planRun` throws.
-   */
-  private async planOne(flags: RunFlags, registry: Registry, container: DependencyContainer): Promise<RunPlanEstimate> {
-    let config = runConfigOf(flags);
-    const session = RunSession.forRun(flags.store, config, container, this.logger, this.config.version);
-    try {
-      if (!flags.resume) config = session.withSavedHpiDataset(config, registry.get('datasets', config.dataset).id);
-    } finally {
-      session.close();
-    }
-    const prepared = await prepareRun(config, registry, container);
-    return planRun(prepared, { storePath: flags.store });
+    else this.log(renderPlan(plans, storeLabel(store)));
   }
 }
 

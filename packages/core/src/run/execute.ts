@@ -4,7 +4,7 @@
  * summary (`summarize`) or the run marked failed.
  */
 import { randomBytes } from 'node:crypto';
-import { HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult, splitThinking } from '@hpt-bench/sdk';
+import { EXIT_CODES, HptError, isHptError, isModelCallError, type Json, type Logger, type RunSummary, type Sample, type SampleResult, splitThinking } from '@hpt-bench/sdk';
 import { loadHubRows } from '../data/hub.js';
 import { OutageBreaker } from '../exec/breaker.js';
 import { EndpointSpread } from '../exec/endpoints.js';
@@ -56,6 +56,8 @@ export interface RunHooks {
   redact?: string[];
   /** Called once the run id is known (a new run, or the resumed one), before any sample. */
   onRun?(runId: string): void;
+  /** Aborted: no further sample is started (`evaluate()` settles the store and reports the interruption). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -193,6 +195,7 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
       return mine;
     });
     const evaluate = async (sample: Sample): Promise<void> => {
+      if (hooks.signal?.aborted) throw new HptError('E_INTERRUPTED', 'the run was interrupted', { exitCode: EXIT_CODES.interrupted });
       const hash = sampleHash(sample);
       let result: SampleResult;
       try {
