@@ -124,7 +124,7 @@ export async function checkRuns(runs: readonly EvaluationRun[], plugins: Evaluat
 
 /**
  * Run an evaluation: `runs` one after the other (a matrix of models × datasets is several runs), each an ordinary run
- * of the store (resumable like any run), every run checked first (`checkRuns`). Stops at the first run that throws, and
+ * of the store (resumable like any run), every run checked first when there are several (`checkRuns`). Stops at the first run that throws, and
  * after the first run that is incomplete (errored samples; it is returned last, `summary.complete` false).
  *
  * Manual HPF or adaptive HPF per `config.mode` (hpt.md §2.1, §2.3); HPI as in hpt.md §2.2. For a run that does not
@@ -141,7 +141,8 @@ export async function evaluate(runs: EvaluationRun | readonly EvaluationRun[], o
   if (!list.length) throw new HptError('E_CONFIG', 'evaluate() needs at least one run');
   const interrupt = new Interrupt(options.signal, options.store);
   try {
-    await interrupt.race(checkRuns(list, options.plugins));
+    // one run is checked as it is prepared; several are all checked before the first starts
+    if (list.length > 1) await interrupt.race(checkRuns(list, options.plugins));
     const results: EvaluationResult[] = [];
     for (const [index, run] of list.entries()) {
       const cell: EvaluationCell = { index, label: labelOf(run), config: run.config };
@@ -165,6 +166,7 @@ export async function evaluate(runs: EvaluationRun | readonly EvaluationRun[], o
 async function runOne(run: EvaluationRun, cell: EvaluationCell, options: EvaluateOptions, interrupt: Interrupt): Promise<EvaluationResult> {
   const logger = options.logger ?? SILENT;
   const { registry, container } = options.plugins;
+  if (run.out) checkWritable(run.out);
   const session = RunSession.forRun(options.store, run.config, container, logger, options.hptBenchVersion);
   interrupt.begin(session);
   let finished = false;
