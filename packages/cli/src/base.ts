@@ -8,10 +8,12 @@ import { terminalSafe } from './terminal.js';
 
 export { renderTables, tableStyle, terminalSafe, TerminalTable, type TerminalCell } from './terminal.js';
 
-/** Roots of the broken installed plugins already reported by this process (each is reported once). */
-const warnedBroken = new Set<string>();
-/** Roots of the built-in or installed plugins already reported as replaced by a `--plugin DIR` copy. */
-const warnedOverride = new Set<string>();
+/**
+ * What one invocation of the CLI (one oclif `Config`) has already reported, so each broken installed plugin and each
+ * plugin replaced by a `--plugin DIR` copy is reported once even when a command discovers plugins twice: the roots of
+ * the broken plugins and of the replaced ones.
+ */
+const reported = new WeakMap<object, { broken: Set<string>; override: Set<string> }>();
 
 /** Where oclif says a plugin came from, mapped to the origin recorded with each contribution. */
 function originOf(type: string): PluginEntry['origin'] {
@@ -40,22 +42,24 @@ export abstract class HptCommand extends Command {
 
   /**
    * Discover plugins: every oclif plugin of this CLI (built-ins are oclif plugins of the root package) plus `dirs`.
-   * An installed plugin that cannot be loaded is reported once per process as `warning: plugin X ignored: reason` on
+   * An installed plugin that cannot be loaded is reported once per invocation as `warning: plugin X ignored: reason` on
    * stderr and left out; a run that needs one of its ids fails naming it (`Registry.get`). A `--plugin DIR` copy of an
    * installed (or built-in) plugin replaces it, with one `warning: plugin X: using the development copy at ...` line.
    */
   protected discover(dirs: string[] = []): { registry: Registry; container: DependencyContainer } {
+    const seen = reported.get(this.config) ?? { broken: new Set<string>(), override: new Set<string>() };
+    reported.set(this.config, seen);
     const entries: PluginEntry[] = this.config.getPluginsList().map((p) => ({ root: p.root, origin: originOf(p.type) }));
     for (const d of dirs) entries.push({ root: d, origin: 'local' });
     const registry = discoverPlugins(entries, {
       onBroken: (b) => {
-        if (warnedBroken.has(b.root)) return;
-        warnedBroken.add(b.root);
+        if (seen.broken.has(b.root)) return;
+        seen.broken.add(b.root);
         this.logger.warn(`plugin ${b.name} ignored: ${b.reason}`);
       },
       onOverride: (o) => {
-        if (warnedOverride.has(o.ignored)) return;
-        warnedOverride.add(o.ignored);
+        if (seen.override.has(o.ignored)) return;
+        seen.override.add(o.ignored);
         this.logger.warn(`plugin ${o.name}: using the development copy at ${o.used} (--plugin) instead of the ${o.ignoredOrigin === 'builtin' ? 'built-in' : 'installed'} copy at ${o.ignored}`);
       },
     });

@@ -1,9 +1,8 @@
-import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { checkFilters, HptError, instantiate, parseFilterOptions, type CompatMode, type Dataset } from '@hpt-bench/core';
+import { AtomicFile, checkFilters, HptError, instantiate, parseFilterOptions, type CompatMode, type Dataset } from '@hpt-bench/core';
 import { filterFlags, HptCommand, TerminalTable } from '../base.js';
 import { seedFlag } from '../seed-flag.js';
 
@@ -64,22 +63,17 @@ export default class Generate extends HptCommand {
     const records = dataset.generate({ seed: flags.seed, compat, filters, ...(flags.data !== undefined ? { data: resolve(flags.data) } : {}) });
     const toStdout = flags.out === '-';
     const path = toStdout ? '-' : resolve(flags.out);
-    const tmp = `${path}.tmp-${process.pid}`;
-    let stream: WriteStream | undefined;
-    if (!toStdout) {
-      mkdirSync(dirname(path), { recursive: true });
-      stream = createWriteStream(tmp, 'utf8');
-    }
-    const sink = stream ?? process.stdout;
+    // a file is written whole or not at all (a temp file renamed into place); stdout is streamed
+    const file = toStdout ? undefined : AtomicFile.open(path);
     const tasks: Record<string, number> = {};
     let n = 0;
     let buf = '';
     const showCount = !toStdout && !flags.json && Boolean(process.stderr.isTTY);
     const flush = async (): Promise<void> => {
       if (!buf) return;
-      const ok = sink.write(buf);
+      if (file) await file.write(buf);
+      else if (!process.stdout.write(buf)) await once(process.stdout, 'drain');
       buf = '';
-      if (!ok) await once(sink, 'drain');
       if (showCount) process.stderr.write(`\r${n} records`);
     };
     try {
@@ -93,16 +87,9 @@ export default class Generate extends HptCommand {
       }
       await flush();
       if (n === 0) throw new HptError('E_DATA', `the filters select no records of ${dc.qualifiedId}; nothing was written`);
-      if (stream) {
-        stream.end();
-        await once(stream, 'finish');
-        renameSync(tmp, path);
-      }
+      await file?.commit();
     } catch (e) {
-      if (stream) {
-        stream.destroy();
-        rmSync(tmp, { force: true });
-      }
+      file?.abort();
       throw e;
     }
     if (showCount) process.stderr.write('\n');

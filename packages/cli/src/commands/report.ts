@@ -1,7 +1,6 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+import { extname } from 'node:path';
 import * as Flags from '@oclif/core/flags';
-import { gatherReport, HptError, loadReportViews, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable, storeExists, storeLabel } from '@hpt-bench/core';
+import { gatherReport, HptError, loadReportViews, writeFileAtomic, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, renderTables } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';
 import { storeFlag } from '../store-flag.js';
@@ -69,7 +68,7 @@ export default class Report extends HptCommand {
       store.close();
     }
     if (flags.out) {
-      writeAtomically(flags.out, text);
+      writeFileAtomic(flags.out, text);
       this.logger.info(`wrote ${format} report to ${flags.out}`);
     } else process.stdout.write(text);
   }
@@ -109,18 +108,4 @@ function pickTables(tables: ReportTable[], ids: string[] | undefined): ReportTab
     if (!t) throw new HptError('E_CONFIG', `no table '${id}' in this report; it has: ${tables.map((x) => x.id).join(', ')}`);
     return t;
   });
-}
-
-/** Write `text` to `path` via a temp file in the same directory and a rename (readers never see a partial file). */
-export function writeAtomically(path: string, text: string): void {
-  const full = resolve(path);
-  mkdirSync(dirname(full), { recursive: true });
-  const tmp = `${full}.tmp-${process.pid}-${Date.now()}`;
-  try {
-    writeFileSync(tmp, text, 'utf8');
-    renameSync(tmp, full);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw new HptError('E_CONFIG', `cannot write ${path}: ${(e as Error).message}`);
-  }
 }
