@@ -9,6 +9,7 @@ export default defineConfig({
     alias: {
       '@hpt-bench/sdk': src('./packages/sdk/src/index.ts'),
       '@hpt-bench/core': src('./packages/core/src/index.ts'),
+      '@hpt-bench/sandbox': src('./packages/sandbox/src/index.ts'),
     },
   },
   test: {

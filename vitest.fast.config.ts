@@ -1,8 +1,9 @@
 /**
  * `npm run test:fast`: the inner loop (issue 26, item 6) — the unit tests of the SDK, the core, the plugins and the
  * CLI helpers, in worker threads. Left to `npm test`: the tests that start processes (the built CLI: test/e2e,
- * test/judge; Python in the sandbox: test/metrics/sandbox*, humaneval, hibench code-gen runs), a PostgreSQL server
- * (test/store) or Chromium (test/report). About a minute on 2 cores; `npm test` (what CI runs) about 13.
+ * test/judge; Python in the sandbox: test/sandbox, test/metrics/humaneval and humaneval-preflight, hibench code-gen
+ * runs), a PostgreSQL server (test/store) or Chromium (test/report). About a minute on 2 cores; `npm test` (what CI
+ * runs) about 13.
  */
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
@@ -18,8 +19,9 @@ export default mergeConfig(
         'test/judge/**',
         'test/store/**',
         'test/report/**',
-        'test/metrics/sandbox*.test.ts',
+        'test/sandbox/**',
         'test/metrics/humaneval.test.ts',
+        'test/metrics/humaneval-preflight.test.ts',
         'test/hibench/code-gen-run.test.ts',
       ],
     },

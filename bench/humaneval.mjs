@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Benchmark of the HumanEval code-exec scorer: runs the 164 canonical solutions (prompt + canonical_solution in a
-// ```python fence) through the sandbox at bounded concurrency and prints pass@1 and wall time.
-// Usage: npx tsc -b plugins/metrics && node bench/humaneval.mjs [HumanEval.jsonl] [--concurrency N] [--reference]
+// ```python fence) through the code sandbox (@hpt-bench/sandbox) at the core's bounded concurrency and prints pass@1
+// and wall time.
+// Usage: npm run build && node bench/humaneval.mjs [HumanEval.jsonl] [--concurrency N] [--reference]
 // Default data: /work/shared/data/humaneval/HumanEval.jsonl (or $HUMANEVAL_JSONL). Target: under 15 s at 8.
 import { readFileSync } from 'node:fs';
+import { BoundedCodeSandbox } from '../packages/core/dist/index.js';
 import { HumanEvalScorer } from '../plugins/metrics/dist/humaneval.js';
-import { mapLimit, sandboxIsolation, setSandboxConcurrency } from '../plugins/metrics/dist/sandbox.js';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.indexOf(name);
@@ -22,17 +23,18 @@ const samples = rows.map((r, index) => ({
   target: r.canonical_solution,
 }));
 
-const scorer = new HumanEvalScorer();
+// the sandbox a run container gives the scorer, with this benchmark's bound instead of the default 8
+const sandbox = new BoundedCodeSandbox(concurrency);
+const scorer = new HumanEvalScorer(sandbox);
 const ctx = { compat, options: {} };
 const t0 = performance.now();
-const iso = sandboxIsolation();
+const iso = sandbox.isolation();
 const probeS = (performance.now() - t0) / 1000;
-setSandboxConcurrency(concurrency);
 const t1 = performance.now();
-const verdicts = await mapLimit(samples, concurrency, (s) => {
+const verdicts = await Promise.all(samples.map((s) => {
   const completion = scorer.renderTarget(s);
   return scorer.score(s, { promptText: 'Code:', completion, cue: 'Code:' }, ctx);
-});
+}));
 const seconds = (performance.now() - t1) / 1000;
 const agg = scorer.createAggregator(ctx);
 samples.forEach((s, i) => agg.add(s, verdicts[i].extracted, verdicts[i].solved));

@@ -5,10 +5,13 @@
  *   a writable host file and hands them down at 30/100/200/251/300, as a shell's `exec 30</` would) never reach
  *   model code;
  * - a SIGKILLed evaluator leaves its temp dir (and run cgroup) behind; the next evaluator's first run removes them;
+ * - the escape suite's `processes` row finds a user id shared with a fork bomb (an evaluator that is not root, with no
+ *   user namespaces: every run under the same uid), so its load-robust form still proves what it claims;
  * - a HumanEval run records the sandbox check (`preflight`) in its summary.
+ * The sandbox is the built `@hpt-bench/sandbox` package (packages/sandbox/dist).
  */
-import { spawn, type StdioOptions } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type StdioOptions } from 'node:child_process';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,7 +21,7 @@ import { ROOT, runCli } from '../helpers/cli.js';
 const isRoot = process.getuid?.() === 0;
 const dir = mkdtempSync(join(tmpdir(), 'hpt-e2e-sandbox-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const SANDBOX_JS = join(ROOT, 'plugins/metrics/dist/sandbox.js');
+const SANDBOX_JS = join(ROOT, 'packages/sandbox/dist/index.js');
 
 /** Runs `code` (an ES module) in a new Node process: the evaluator. Extra descriptors go at the given numbers. */
 function evaluator(code: string, options: { fds?: Record<number, number>; env?: Record<string, string> } = {}): { pid: number; done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
@@ -165,6 +168,45 @@ describe('leftovers of a SIGKILLed evaluator', () => {
     expect(readdirSync(tmp)).toEqual([]);
     if (cgDir && isRoot) expect(cgroups()).toEqual([]);
   }, 30_000);
+});
+
+/** Whether this machine has what the shared-uid evaluator needs: root, unshare, setpriv, a user that can read the repo. */
+const canDropToNobody = ((): boolean => {
+  if (!isRoot) return false;
+  try {
+    execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(SANDBOX_JS)})`], { stdio: 'ignore' });
+    execFileSync('unshare', ['--mount', 'true'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('the escape suite finds a user id shared with a fork bomb', () => {
+  it.runIf(canDropToNobody)('as nobody, with unshare unusable (every run under uid 65534): processes does not hold, and says why', () => {
+    // a mount namespace of this test only, where /usr/bin/unshare is /bin/false: the sandbox falls back to the basic
+    // mode without namespaces, and every run of the evaluator (nobody) counts against one RLIMIT_NPROC
+    const home = mkdtempSync(join(tmpdir(), 'hpt-e2e-nobody-'));
+    chmodSync(home, 0o777); // nobody's HOME and TMPDIR
+    let out: string;
+    try {
+      const script = join(home, 'shared-uid.mjs');
+      writeFileSync(script, `import { checkSandbox } from ${JSON.stringify(SANDBOX_JS)};\nconst r = await checkSandbox();\nconsole.log(JSON.stringify({ mode: r.mode, user: r.isolation.user, missing: r.missing, processes: r.protections.processes }));\n`);
+      out = execFileSync(
+        'unshare',
+        ['--mount', '--propagation', 'private', '/bin/sh', '-c', 'mount --bind /bin/false /usr/bin/unshare && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$0" "$1"', process.execPath, script],
+        { cwd: '/', encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: home }, timeout: 120_000 },
+      );
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+    const r = JSON.parse(out.trim().split('\n').pop() as string) as { mode: string; user: string; missing: string[]; processes: { holds: boolean; detail: string } };
+    expect(r).toMatchObject({ mode: 'basic', user: 'uid 65534' });
+    expect(r.missing).toContain('processes');
+    expect(r.processes.holds).toBe(false);
+    // the bomb held its limit and outlived the programs, which failed to start their thread: the row's own finding
+    expect(r.processes.detail).toMatch(/^fork bomb timeout \(\d+ processes at its limit, [1-9]\d* still running when the last program ended\); 0\/6 concurrent programs starting a thread passed \(failed exit 1: RuntimeError: can't start new thread\); 0 bomb process\(es\) left$/);
+  }, 120_000);
 });
 
 describe('a HumanEval run records the sandbox check', () => {

@@ -5,10 +5,9 @@
  * `estimate_pass_at_k`: 1 - C(n-c, k) / C(n, k), and 1.0 when n - c < k) and the documented aggregator contract.
  */
 import { describe, expect, it } from 'vitest';
-import { type Sample, type ScoreContext } from '@hpt-bench/core';
+import { sharedCodeSandbox, type Sample, type ScoreContext } from '@hpt-bench/core';
 import { codeOf } from '../helpers/errors.js';
 import { HumanEvalScorer, passAtK } from '../../plugins/metrics/src/humaneval.js';
-import { sandboxIsolation } from '../../plugins/metrics/src/sandbox.js';
 
 const STRICT: ScoreContext = { compat: 'strict', options: {} };
 const S = (id: string): Sample => ({ id, index: 0, input: {}, target: '' });
@@ -73,12 +72,12 @@ describe('passAtK: 1 - C(n-c, k) / C(n, k), 1 when n - c < k', () => {
 
 describe('HumanEvalScorer pass@k aggregator', () => {
   it('no sample: pass@1 is null (not 0) and no pass@10 / pass@100', () => {
-    const res = new HumanEvalScorer().createAggregator(STRICT).result();
-    expect(res).toEqual({ 'pass@1': null, 'sandbox.network': sandboxIsolation().network });
+    const res = new HumanEvalScorer(sharedCodeSandbox()).createAggregator(STRICT).result();
+    expect(res).toEqual({ 'pass@1': null, 'sandbox.network': sharedCodeSandbox().isolation().network });
   });
 
   it('replicates are grouped by sample id and only solved ones count as correct', () => {
-    const agg = new HumanEvalScorer().createAggregator(STRICT);
+    const agg = new HumanEvalScorer(sharedCodeSandbox()).createAggregator(STRICT);
     // a: 2 of 4 solved (pass@1 1/2), b: 1 of 4 (1/4), c: 0 of 4 (0), interleaved
     const plan: [string, boolean][] = [
       ['a', true], ['b', false], ['c', false], ['a', false],
@@ -90,7 +89,7 @@ describe('HumanEvalScorer pass@k aggregator', () => {
   });
 
   it('pass@10 and pass@100 only when every problem has at least 10 / 100 replicates', () => {
-    const agg = new HumanEvalScorer().createAggregator(STRICT);
+    const agg = new HumanEvalScorer(sharedCodeSandbox()).createAggregator(STRICT);
     // a: 100 replicates, none solved; b: 100 replicates, one solved
     for (let r = 0; r < 100; r++) agg.add(S('a'), 'x', false);
     for (let r = 0; r < 100; r++) agg.add(S('b'), 'x', r === 42);
@@ -99,11 +98,11 @@ describe('HumanEvalScorer pass@k aggregator', () => {
     expect(res['pass@1']).toBeCloseTo(0.01 / 2, 12);
     expect(res['pass@10']).toBeCloseTo(0.1 / 2, 12);
     expect(res['pass@100']).toBeCloseTo(1 / 2, 12);
-    expect(res['sandbox.network']).toBe(sandboxIsolation().network);
+    expect(res['sandbox.network']).toBe(sharedCodeSandbox().isolation().network);
   });
 
   it('one problem short of 10 replicates withholds pass@10 for all', () => {
-    const agg = new HumanEvalScorer().createAggregator(STRICT);
+    const agg = new HumanEvalScorer(sharedCodeSandbox()).createAggregator(STRICT);
     for (let r = 0; r < 10; r++) agg.add(S('a'), 'x', r === 0);
     for (let r = 0; r < 9; r++) agg.add(S('b'), 'x', true);
     const res = agg.result();
@@ -113,16 +112,16 @@ describe('HumanEvalScorer pass@k aggregator', () => {
   });
 
   it('exactly 10 replicates everywhere gives pass@10 but not pass@100', () => {
-    const agg = new HumanEvalScorer().createAggregator(STRICT);
+    const agg = new HumanEvalScorer(sharedCodeSandbox()).createAggregator(STRICT);
     for (let r = 0; r < 10; r++) agg.add(S('a'), 'x', false);
     const res = agg.result();
-    expect(res).toEqual({ 'pass@1': 0, 'pass@10': 0, 'sandbox.network': sandboxIsolation().network });
+    expect(res).toEqual({ 'pass@1': 0, 'pass@10': 0, 'sandbox.network': sharedCodeSandbox().isolation().network });
   });
 });
 
 describe('HumanEvalScorer.randomAnswer: one of the wrong bodies, uniformly', () => {
   it('maps [0, 1) onto the five bodies in order and stays in range for a draw of 1', () => {
-    const scorer = new HumanEvalScorer();
+    const scorer = new HumanEvalScorer(sharedCodeSandbox());
     const pick = (r: number) => scorer.randomAnswer(S('p'), () => r);
     expect([0, 0.2, 0.4, 0.6, 0.8, 0.999, 1].map(pick)).toEqual([
       '    return None',

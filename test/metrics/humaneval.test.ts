@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import type { GradedOutput, Sample, ScoreContext, Verdict } from '@hpt-bench/core';
+import { sharedCodeSandbox, type GradedOutput, type Sample, type ScoreContext, type Verdict } from '@hpt-bench/core';
 import {
   HumanEvalScorer,
   buildProgram,
@@ -10,7 +10,6 @@ import {
   referenceExtractCode,
   strictExtractCode,
 } from '../../plugins/metrics/src/humaneval.js';
-import { mapLimit, runPython, sandboxIsolation } from '../../plugins/metrics/src/sandbox.js';
 
 const DATA = '/work/shared/data/humaneval/HumanEval.jsonl';
 const hasData = existsSync(DATA);
@@ -40,7 +39,8 @@ const samples = rows.map(toSample);
 
 const STRICT: ScoreContext = { compat: 'strict', options: {} };
 const REF: ScoreContext = { compat: 'reference', options: {} };
-const CONCURRENCY = 8;
+/** The code sandbox a run container gives the scorer (the core's: at most 8 programs at once, the others wait). */
+const sandbox = sharedCodeSandbox();
 
 /** The level-1 graded text as the reference pipeline sees it: template with the prompt, then the cue. */
 function graded(sample: Sample, completion: string): GradedOutput {
@@ -173,16 +173,17 @@ describe.skipIf(!hasData)('buildProgram on the real data', () => {
 });
 
 describe.skipIf(!hasData)('HumanEvalScorer strict mode on all 164 problems', () => {
-  const scorer = new HumanEvalScorer();
+  const scorer = new HumanEvalScorer(sandbox);
 
-  it('is the code-exec scorer with a zero-arg constructor', () => {
+  it('is the code-exec scorer, built with the code sandbox it is given (Tokens.CodeSandbox)', () => {
     expect(scorer.id).toBe('code-exec');
+    expect(HumanEvalScorer.length).toBe(1);
   });
 
   it('every canonical solution passes, unfenced (prompt + solution) and fenced (renderTarget)', async () => {
     const t0 = performance.now();
-    const plain = await mapLimit(samples, CONCURRENCY, (s) => scorer.score(s, graded(s, s.input.code + String(s.target)), STRICT));
-    const fenced = await mapLimit(samples, CONCURRENCY, (s) => scorer.score(s, graded(s, scorer.renderTarget(s)), STRICT));
+    const plain = await Promise.all(samples.map((s) => scorer.score(s, graded(s, s.input.code + String(s.target)), STRICT)));
+    const fenced = await Promise.all(samples.map((s) => scorer.score(s, graded(s, scorer.renderTarget(s)), STRICT)));
     const failedPlain = samples.filter((_, i) => !(plain[i] as Verdict).solved).map((s) => s.id);
     const failedFenced = samples.filter((_, i) => !(fenced[i] as Verdict).solved).map((s) => s.id);
     expect(failedPlain).toEqual([]);
@@ -193,13 +194,13 @@ describe.skipIf(!hasData)('HumanEvalScorer strict mode on all 164 problems', () 
 
   it('a body-only completion (the standard harness form) passes: the prompt is prepended', async () => {
     const picks = [0, 10, 38, 50].map((i) => samples[i] as Sample);
-    const vs = await mapLimit(picks, CONCURRENCY, (s) => scorer.score(s, graded(s, String(s.target)), STRICT));
+    const vs = await Promise.all(picks.map((s) => scorer.score(s, graded(s, String(s.target)), STRICT)));
     expect(vs.map((v) => v.solved)).toEqual([true, true, true, true]);
   });
 
   it('deliberately broken solutions fail', async () => {
     const picks = BROKEN_IDS.map((i) => samples[i] as Sample);
-    const vs = await mapLimit(picks, CONCURRENCY, (s, k) => scorer.score(s, graded(s, '```python\n' + broken(rows[BROKEN_IDS[k] as number] as Row) + '\n```'), STRICT));
+    const vs = await Promise.all(picks.map((s, k) => scorer.score(s, graded(s, '```python\n' + broken(rows[BROKEN_IDS[k] as number] as Row) + '\n```'), STRICT)));
     expect(vs.map((v) => v.solved)).toEqual(picks.map(() => false));
     expect(vs.every((v) => v.score === 0)).toBe(true);
   });
@@ -208,7 +209,7 @@ describe.skipIf(!hasData)('HumanEvalScorer strict mode on all 164 problems', () 
     let seed = 0;
     const random = (): number => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
     const picks = [1, 7, 42, 99, 120].map((i) => samples[i] as Sample);
-    const vs = await mapLimit(picks, CONCURRENCY, (s) => scorer.score(s, graded(s, scorer.randomAnswer(s, random)), STRICT));
+    const vs = await Promise.all(picks.map((s) => scorer.score(s, graded(s, scorer.randomAnswer(s, random)), STRICT)));
     expect(vs.some((v) => v.solved)).toBe(false);
   });
 
@@ -240,30 +241,30 @@ describe.skipIf(!hasData)('HumanEvalScorer strict mode on all 164 problems', () 
 });
 
 describe.skipIf(!hasData)('HumanEvalScorer reference mode (hpt.md §3: no check() call, no prompt)', () => {
-  const scorer = new HumanEvalScorer();
+  const scorer = new HumanEvalScorer(sandbox);
   const picks = [0, 2, 13, 23, 55];
 
   it('the fenced canonical solution passes', async () => {
-    const vs = await mapLimit(picks, CONCURRENCY, (i) => {
+    const vs = await Promise.all(picks.map((i) => {
       const s = samples[i] as Sample;
       return scorer.score(s, graded(s, scorer.renderTarget(s)), REF);
-    });
+    }));
     expect(vs.map((v) => v.solved)).toEqual(picks.map(() => true));
   });
 
   it('a body-only completion fails (the prompt is not prepended)', async () => {
-    const vs = await mapLimit(picks, CONCURRENCY, (i) => {
+    const vs = await Promise.all(picks.map((i) => {
       const s = samples[i] as Sample;
       return scorer.score(s, graded(s, String(s.target)), REF);
-    });
+    }));
     expect(vs.map((v) => v.solved)).toEqual(picks.map(() => false));
   });
 
   it('a WRONG full function passes, since check() is never called (the same code fails in strict mode)', async () => {
-    const ref = await mapLimit(BROKEN_IDS, CONCURRENCY, (i) => {
+    const ref = await Promise.all(BROKEN_IDS.map((i) => {
       const s = samples[i] as Sample;
       return scorer.score(s, graded(s, '```python\n' + broken(rows[i] as Row) + '\n```'), REF);
-    });
+    }));
     expect(ref.map((v) => v.solved)).toEqual(BROKEN_IDS.map(() => true));
   });
 
@@ -272,13 +273,13 @@ describe.skipIf(!hasData)('HumanEvalScorer reference mode (hpt.md §3: no check(
     const noImport = (rows[0] as Row).prompt.replace('from typing import List\n', '') + String(s.target);
     const v = await scorer.score(s, graded(s, '```python\n' + noImport + '\n```'), REF);
     expect(v.solved).toBe(false);
-    const r = await runPython(buildProgram(s, noImport, 'reference'));
+    const r = await sandbox.run(buildProgram(s, noImport, 'reference'));
     expect(r.stderr).toContain("NameError: name 'List' is not defined");
   });
 });
 
 describe.skipIf(!hasData)('HumanEval exit forgeries do not solve', () => {
-  const scorer = new HumanEvalScorer();
+  const scorer = new HumanEvalScorer(sandbox);
   const fence = (code: string): string => '```python\n' + code + '\n```';
   // HumanEval/2 truncate_number(number: float) -> float, a real problem of ../shared/data
   const at = (id: string): number => samples.findIndex((s) => s.id === id);
@@ -316,12 +317,12 @@ describe.skipIf(!hasData)('HumanEval exit forgeries do not solve', () => {
 describe('pass@k aggregator', () => {
   const S = (id: string): Sample => ({ id, index: 0, input: {}, target: '' });
   it('one replicate per problem: pass@1 is the fraction solved, nothing re-run', () => {
-    const agg = new HumanEvalScorer().createAggregator(STRICT);
+    const agg = new HumanEvalScorer(sandbox).createAggregator(STRICT);
     [true, true, false, false].forEach((solved, i) => agg.add(S(`p${i}`), 'code', solved));
-    expect(agg.result()).toEqual({ 'pass@1': 0.5, 'sandbox.network': sandboxIsolation().network });
+    expect(agg.result()).toEqual({ 'pass@1': 0.5, 'sandbox.network': sandbox.isolation().network });
   });
   it('replicates (--replicates n): the unbiased estimator per problem, pass@10 once every problem has 10', () => {
-    const agg = new HumanEvalScorer().createAggregator(STRICT);
+    const agg = new HumanEvalScorer(sandbox).createAggregator(STRICT);
     // problem a: 10 replicates, 3 solved; problem b: 10 replicates, 0 solved
     for (let r = 0; r < 10; r++) agg.add(S('a'), 'x', r < 3);
     for (let r = 0; r < 10; r++) agg.add(S('b'), 'x', false);

@@ -5,6 +5,7 @@
  * validation, and the JSON Schemas themselves (`@hpt-bench/sdk/schemas/<name>.schema.json`). No native dependency.
  */
 export * from './contracts.js';
+export * from './code-sandbox.js';
 export * from './manifest.js';
 export * from './report.js';
 export * from './records.js';

@@ -1,3 +1,4 @@
+import type { CodeSandbox } from './code-sandbox.js';
 import type { Json } from './contracts.js';
 import type { Contribution } from './manifest.js';
 
@@ -26,7 +27,8 @@ export type Token<T> = symbol & { readonly __injects?: T };
  * contribution in its own child container holding its declaration and validated options.
  *
  * What each kind can receive: every kind gets `Logger`, `Rng`, `Contribution` and `Options`; models also `ModelName`;
- * selectors also `SelectorArgument`. `Registry` and `Store` are host objects for host code, not part of the plugin API.
+ * selectors also `SelectorArgument`; scorers also `CodeSandbox`. `Registry` and `Store` are host objects for host code,
+ * not part of the plugin API.
  */
 export const Tokens = {
   Logger: Symbol.for('hpt-bench.Logger') as Token<Logger>,
@@ -41,6 +43,8 @@ export const Tokens = {
   ModelName: Symbol.for('hpt-bench.ModelName') as Token<string>,
   /** For selector contributions: the part of `--selector` after the selector id (`3` in `fixed:3`; '' when none). */
   SelectorArgument: Symbol.for('hpt-bench.SelectorArgument') as Token<string>,
+  /** For scorer contributions: the code sandbox (`code-sandbox.ts`; the host bounds how many programs run at once). */
+  CodeSandbox: Symbol.for('hpt-bench.CodeSandbox') as Token<CodeSandbox>,
   /** Every contribution of a kind is registered under its kind token (multi-registration; host use). */
   DatasetContribution: Symbol.for('hpt-bench.Contribution.datasets') as Token<Contribution>,
   StrategyContribution: Symbol.for('hpt-bench.Contribution.strategies') as Token<Contribution>,

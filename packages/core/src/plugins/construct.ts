@@ -6,8 +6,14 @@
  * reflect-metadata: a plugin installed with its own `node_modules` is built exactly like a built-in.
  */
 import type { DependencyContainer } from 'tsyringe';
-import { declaredInjections, HptError, tokenName, type Contribution, type PluginClass } from '@hpt-bench/sdk';
+import { declaredInjections, HptError, tokenName, Tokens, type Contribution, type ContributionKind, type PluginClass } from '@hpt-bench/sdk';
 import { kindNoun } from './registry.js';
+
+/**
+ * Tokens the run container holds for every contribution but only these kinds receive (the others get the "not
+ * available to a <kind>" error): the code sandbox is for scorers (issue 26, item 4).
+ */
+export const KIND_ONLY_TOKENS: ReadonlyMap<symbol, readonly ContributionKind[]> = new Map([[Tokens.CodeSandbox, ['scorers']]]);
 
 /** tsyringe's metadata key for `@inject` parameter tokens (tsyringe 4.x `reflection-helpers.ts`). */
 const TSYRINGE_TOKENS = 'injectionTokens';
@@ -41,7 +47,8 @@ export function constructorParameterNames(cls: PluginClass): string[] {
 
 /**
  * Construct `cls` for contribution `c`, resolving each constructor parameter's declared token in `container` (the
- * contribution's child container, holding `Tokens.Contribution`, `Tokens.Options` and the kind's extras).
+ * contribution's child container, holding `Tokens.Contribution`, `Tokens.Options` and the kind's extras; a token of
+ * `KIND_ONLY_TOKENS` only for its kinds).
  * @returns the new instance.
  * @throws HptError `E_PLUGIN` naming the plugin, the contribution, the class and the constructor parameter, with what
  *   to do: when a parameter declares no token, when a token is not available to this kind of contribution, and when
@@ -67,7 +74,7 @@ export function constructContribution<T>(container: DependencyContainer, cls: Pl
         `${what}: ${param} declares no injection token; declare it with @inject(Tokens.X) from @hpt-bench/sdk (TypeScript, experimentalDecorators) or list the tokens in a static inject = [Tokens.Logger, ...] (JavaScript); see docs/plugins.md "Injection"`,
       );
     }
-    if (!container.isRegistered(token, true)) {
+    if (!container.isRegistered(token, true) || !(KIND_ONLY_TOKENS.get(token)?.includes(c.kind) ?? true)) {
       throw new HptError('E_PLUGIN', `${what}: ${param} asks for ${tokenName(token)}, which is not available to a ${kindNoun(c.kind)}; see docs/plugins.md "Injection" for the tokens each kind receives`);
     }
     args.push(container.resolve(token));

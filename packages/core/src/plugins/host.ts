@@ -3,6 +3,7 @@ import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { container as rootContainer, type DependencyContainer, type InjectionToken } from 'tsyringe';
 import { assertValidAgainst, type Contribution, type ContributionKind, HptError, isHptError, type Json, type PluginSource, readJsonText, Tokens } from '@hpt-bench/sdk';
+import { sharedCodeSandbox } from '../exec/code-sandbox.js';
 import { constructContribution } from './construct.js';
 import { declaredIds, readPluginManifest, resolvePluginPath } from './manifest.js';
 import { kindNoun, Registry, type BrokenPlugin } from './registry.js';
@@ -127,12 +128,15 @@ const KIND_TOKEN: Record<ContributionKind, InjectionToken<Contribution>> = {
 };
 
 /**
- * A child container of tsyringe's root container for one run (or one command), holding the registry and every
- * contribution under its kind token. Core services (logger, RNG, store) are registered by the caller.
+ * A child container of tsyringe's root container for one run (or one command), holding the registry, every
+ * contribution under its kind token, and the process's code sandbox under `Tokens.CodeSandbox` (`sharedCodeSandbox`:
+ * scorers receive it; it bounds how many programs run at once). Other core services (logger, RNG, store) are
+ * registered by the caller.
  */
 export function createRunContainer(registry: Registry, parent: DependencyContainer = rootContainer): DependencyContainer {
   const c = parent.createChildContainer();
   c.register(Tokens.Registry, { useValue: registry });
+  c.register(Tokens.CodeSandbox, { useFactory: () => sharedCodeSandbox() });
   for (const kind of Object.keys(KIND_TOKEN) as ContributionKind[]) {
     for (const contribution of registry.list(kind)) c.register(KIND_TOKEN[kind], { useValue: contribution });
   }

@@ -5,7 +5,9 @@ import { HptCommand, TerminalTable } from '../../base.js';
 /**
  * `hpt-bench sandbox check`: does the code sandbox hold on this machine? The command knows no scorer: it runs
  * `checkEnvironment` of every scorer whose manifest declares `environmentCheck: sandbox` (the metrics plugin's
- * `code-exec`), through the registry (`runEnvironmentChecks`).
+ * `code-exec`), through the registry (`runEnvironmentChecks`). The built-in scorer's check is the `CodeSandbox` the
+ * core injects (`Tokens.CodeSandbox`: the core's `BoundedCodeSandbox`), whose `check` runs the escape suite of the
+ * `@hpt-bench/sandbox` package; the JSON it prints is that suite's `SandboxCheckReport`.
  */
 export default class SandboxCheck extends HptCommand {
   static override summary = 'Check that the code sandbox (scorers that run model code) holds on this machine: run its escape suite.';

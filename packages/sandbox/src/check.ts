@@ -1,8 +1,8 @@
 /**
- * The sandbox escape suite: `checkSandbox()` runs hostile Python programs through the real
- * sandbox (`runPython`, see sandbox.ts) on this machine and reports, per protection, whether it held. It backs
- * `hpt-bench sandbox check` and the HumanEval scorer's preflight, which refuses to execute model code when a
- * protection is missing (unless `--unsafe-sandbox`).
+ * The sandbox escape suite: `checkSandbox()` runs hostile Python programs (`python/check/*.py` of this package) through
+ * the real sandbox (`runPython`, see sandbox.ts) on this machine and reports, per protection, whether it held. It
+ * backs `CodeSandbox.check` (the core's `BoundedCodeSandbox`), hence `hpt-bench sandbox check` and the preflight of
+ * scorers that run model code, which refuse to execute it when a protection is missing (unless `--unsafe-sandbox`).
  *
  * Protections (each `holds` only when every attack of its row failed AND its control, where it has one, succeeded):
  * - `filesystem`: a world-readable secret in a fresh world-writable host temp dir, /etc/shadow, the evaluator's
@@ -14,8 +14,12 @@
  * - `descriptors`: a directory and a writable file the checker opened, placed at 30, 100, 200, 251 and 300 without
  *   close-on-exec as an inherited descriptor would be, are closed: the program finds no open descriptor above 2 but
  *   the harness's report channel, `fchdir`/`write` on 3..1024 reach nothing, and the file stays empty;
- * - `processes`: a fork bomb runs next to 6 correct programs that each start a thread; all 6 pass (per-run user ids:
- *   the bomb exhausts only its own RLIMIT_NPROC) and no process of the bomb is left afterwards;
+ * - `processes`: a fork bomb (RLIMIT_NPROC 32) is started first; once the host sees its processes stop multiplying (it
+ *   holds its process limit), 6 correct programs that each start a thread run next to it, and the bomb must still be
+ *   running when the last of them ends (so they overlapped, however loaded the machine). All 6 pass (per-run user
+ *   ids: the bomb exhausts only its own RLIMIT_NPROC); the bomb is then ended like a timeout, and within 3 s no
+ *   process of it is left. Timing only bounds how long the row may take, never what it proves (its programs get 20 s,
+ *   the bomb 30 s);
  * - `memory`: an 8 GiB allocation fails with MemoryError; a program whose 6 children each touch 200 MiB (memoryMb 256)
  *   never has more than memoryMb + 64 MiB of them alive together; 40 memfds of 15 MiB (never mapped, so outside
  *   RLIMIT_AS) are stopped before 600 MiB;
@@ -28,43 +32,23 @@
  * - `environment`: the program's environment holds only PATH, HOME, LANG, LC_ALL and TMPDIR (no API key can leak).
  * Takes about 4-6 s on the 2-core reference machine under load (the fork bomb and memory rows dominate). Side
  * effects: a temp dir (removed), a loopback TCP server (closed), sandbox runs (cleaned up as usual).
+ *
+ * The suite calls the single-execution primitive directly, not through the host's concurrency bound: how its programs
+ * overlap (a bomb next to 6 programs) is part of what it proves. At most 9 of its runs are in flight at once.
  */
 import { closeSync, existsSync, fstatSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, chmodSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { CGROUP_SLACK_MB, defaultPython, runPython, sandboxIsolation, type RunPythonOptions, type RunResult, type SandboxIsolation } from './sandbox.js';
+import { SANDBOX_PROTECTIONS, type ProtectionResult, type SandboxCheckOptions, type SandboxCheckReport, type SandboxIsolation, type SandboxProtection } from '@hpt-bench/sdk';
+import { pythonProgram } from './programs.js';
+import { CGROUP_SLACK_MB, defaultPython, runPython, sandboxIsolation, type RunPythonOptions, type RunResult } from './sandbox.js';
 
-/** The protections `checkSandbox` tests, in report order. */
-export const SANDBOX_PROTECTIONS = ['filesystem', 'network', 'descriptors', 'processes', 'memory', 'exitForgery', 'timeout', 'privileges', 'environment'] as const;
-/** One protection of the escape suite (see the module docs for what each one tries). */
-export type SandboxProtection = (typeof SANDBOX_PROTECTIONS)[number];
+export { SANDBOX_PROTECTIONS, type ProtectionResult, type SandboxCheckReport, type SandboxProtection } from '@hpt-bench/sdk';
 
-/** Whether one protection held, and what was observed (one line). */
-export interface ProtectionResult {
-  holds: boolean;
-  detail: string;
-}
-
-/** The result of `checkSandbox`. */
-export interface SandboxCheckReport {
-  /** Every protection of SANDBOX_PROTECTIONS with its outcome. */
-  protections: Record<SandboxProtection, ProtectionResult>;
-  /** The sandbox mode in effect (`sandboxIsolation().mode`). */
-  mode: SandboxIsolation['mode'];
-  /** True when every protection holds. */
-  holds: boolean;
-  /** The protections that do not hold, in report order. */
-  missing: SandboxProtection[];
-  /** The isolation the sandbox's probe observed (user, memory bound, network, filesystem, processes, python). */
-  isolation: Pick<SandboxIsolation, 'user' | 'memory' | 'network' | 'filesystem' | 'processes' | 'limits' | 'python'>;
-  /** Wall time of the whole check in milliseconds. */
-  durationMs: number;
-}
-
-/** Options of `checkSandbox`: the interpreter and mode the checked runs use (as `runPython`'s). */
-export type CheckSandboxOptions = Pick<RunPythonOptions, 'python' | 'isolate'>;
+/** Options of `checkSandbox` (the SDK's `SandboxCheckOptions`): the interpreter and mode of the checked runs. */
+export type CheckSandboxOptions = SandboxCheckOptions;
 
 const ALLOWED_ENV = ['HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'PATH', 'TMPDIR'];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -119,30 +103,7 @@ async function checkFilesystem(base: RunPythonOptions, hostDir: string, iso: San
   const written = path.join(hostDir, 'written.txt');
   const reads = [secretFile, ...(existsSync('/etc/shadow') ? ['/etc/shadow'] : [])];
   const lists = [...new Set([process.cwd(), '/root', hostDir])].filter((p) => !shownInside(p, iso));
-  const program = `
-import json, os
-r = {"read": [], "listed": [], "wrote": []}
-for p in ${JSON.stringify(reads)}:
-    try:
-        with open(p, "rb") as f:
-            f.read(64)
-        r["read"].append(p)
-    except OSError:
-        pass
-for p in ${JSON.stringify(lists)}:
-    try:
-        os.listdir(p)
-        r["listed"].append(p)
-    except OSError:
-        pass
-try:
-    with open(${JSON.stringify(written)}, "w") as f:
-        f.write("x")
-    r["wrote"].append(${JSON.stringify(written)})
-except OSError:
-    pass
-print(json.dumps(r))
-`;
+  const program = pythonProgram('python/check/filesystem.py', { reads, lists, written });
   const r = await runPython(program, base);
   const rep = jsonOut(r);
   if (!rep) return { holds: false, detail: `the probe program did not report (${short(r)})` };
@@ -166,33 +127,7 @@ async function checkNetwork(base: RunPythonOptions): Promise<ProtectionResult> {
   });
   const port = (server.address() as net.AddressInfo).port;
   try {
-    const program = `
-import json, socket
-r = {}
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-s.settimeout(2)
-try:
-    s.connect(("127.0.0.1", ${port}))
-    r["tcp"] = "connected"
-except OSError as e:
-    r["tcp"] = e.errno or str(e)
-finally:
-    s.close()
-u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-try:
-    u.connect(("192.0.2.1", 9))
-    r["route"] = "routable"
-except OSError as e:
-    r["route"] = e.errno or str(e)
-finally:
-    u.close()
-try:
-    with open("/proc/net/dev") as f:
-        r["ifaces"] = [l.split(":")[0].strip() for l in f.readlines()[2:]]
-except OSError:
-    r["ifaces"] = None
-print(json.dumps(r))
-`;
+    const program = pythonProgram('python/check/network.py', { port });
     const r = await runPython(program, { ...base, timeoutMs: 5000 });
     await sleep(50);
     const rep = jsonOut(r);
@@ -219,29 +154,7 @@ async function checkDescriptors(base: RunPythonOptions, hostDir: string): Promis
   try {
     const inherit: Record<number, number> = {};
     INHERITED_FD_NUMBERS.forEach((n, i) => (inherit[n] = i % 2 === 0 ? dirFd : fileFd));
-    const program = `
-import json, os
-r = {"open": [], "fchdir": [], "write": []}
-for fd in range(3, 1025):
-    try:
-        os.fstat(fd)
-    except OSError:
-        continue
-    if fd == 4:
-        continue  # the harness's report channel
-    r["open"].append(fd)
-    try:
-        os.fchdir(fd)
-        r["fchdir"].append(fd)
-    except OSError:
-        pass
-    try:
-        os.write(fd, b"pwned")
-        r["write"].append(fd)
-    except OSError:
-        pass
-print(json.dumps(r))
-`;
+    const program = pythonProgram('python/check/descriptors.py');
     const r = await runPython(program, { ...base, inheritDescriptors: inherit });
     const rep = jsonOut(r);
     const size = fstatSync(fileFd).size;
@@ -257,21 +170,79 @@ print(json.dumps(r))
   }
 }
 
-async function checkProcesses(base: RunPythonOptions, python: string): Promise<ProtectionResult> {
+/** RLIMIT_NPROC of the fork bomb of the `processes` row. */
+const BOMB_PROCESSES = 32;
+/** Wall-clock limit of the bomb (ms): a backstop only, the row ends it as soon as the correct programs are done. */
+const BOMB_TIMEOUT_MS = 30_000;
+/** Wall-clock limit of each correct program of the `processes` row (ms): generous, so that CPU starvation under
+ * load is not mistaken for the failure the row looks for ("can't start new thread" fails at once). */
+const THREAD_TIMEOUT_MS = 20_000;
+/** How long the row waits for the bomb to hold its limit, and afterwards for its processes to be gone (ms). */
+const BOMB_START_MS = 10_000;
+const BOMB_GONE_MS = 3000;
+
+/**
+ * Waits until the host sees processes carrying `marker` and their number has stopped growing for 200 ms (or reached
+ * `limit`): the bomb holds its process limit. Returns that number, or 0 when none appeared within `withinMs` or
+ * `ended()` became true first.
+ */
+async function untilSaturated(marker: string, limit: number, withinMs: number, ended: () => boolean): Promise<number> {
+  const until = performance.now() + withinMs;
+  let count = 0;
+  let stable = 0;
+  while (performance.now() < until && !ended()) {
+    const n = processesWith(marker).length;
+    if (n >= limit) return n;
+    stable = n > 0 && n === count ? stable + 1 : 0;
+    count = n;
+    if (stable >= 4) return n;
+    await sleep(50);
+  }
+  return 0;
+}
+
+/** Polls until no process carries `marker` or `withinMs` passed; returns the pids still there. */
+async function untilGone(marker: string, withinMs: number): Promise<number[]> {
+  const until = performance.now() + withinMs;
+  let left = processesWith(marker);
+  while (left.length > 0 && performance.now() < until) {
+    await sleep(100);
+    left = processesWith(marker);
+  }
+  return left;
+}
+
+async function checkProcesses(base: RunPythonOptions): Promise<ProtectionResult> {
   const marker = `hpt-check-forkbomb-${randomBytes(6).toString('hex')}`;
-  const bombBody = 'import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass';
-  // re-exec under a unique argv[0] so that every copy of the bomb is recognisable in /proc
-  const bomb = `import os\nos.execv(${JSON.stringify(python)}, [${JSON.stringify(marker)}, "-I", "-c", ${JSON.stringify(bombBody)}])`;
-  const good = 'import threading, time\ntime.sleep(0.3)\nout = []\nt = threading.Thread(target=lambda: out.append(sum(range(1000))))\nt.start()\nt.join()\nassert out == [499500]';
-  const [b, ...goods] = await Promise.all([runPython(bomb, { ...base, timeoutMs: 1200, maxProcesses: 32 }), ...Array.from({ length: 6 }, () => runPython(good, base))]);
-  await sleep(200);
-  const left = processesWith(marker);
+  const abort = new AbortController();
+  let bombEnded = false;
+  const bomb = runPython(pythonProgram('python/check/fork-bomb.py', { marker }), { ...base, timeoutMs: BOMB_TIMEOUT_MS, maxProcesses: BOMB_PROCESSES, signal: abort.signal }).finally(() => {
+    bombEnded = true;
+  });
+  let peak = 0;
+  let alive = 0;
+  let goods: RunResult[] = [];
+  try {
+    // 1. the bomb holds its process limit (seen from the host), however long the machine takes to get it there
+    peak = await untilSaturated(marker, BOMB_PROCESSES, BOMB_START_MS, () => bombEnded);
+    if (peak > 0) {
+      // 2. six correct programs start a thread each next to it
+      goods = await Promise.all(Array.from({ length: 6 }, () => runPython(pythonProgram('python/check/thread.py'), { ...base, timeoutMs: THREAD_TIMEOUT_MS })));
+      // 3. the bomb was still at work when the last of them ended: they overlapped with it the whole time
+      alive = bombEnded ? 0 : processesWith(marker).length;
+    }
+  } finally {
+    abort.abort();
+  }
+  const b = await bomb;
+  const left = await untilGone(marker, BOMB_GONE_MS);
+  if (peak === 0) return { holds: false, detail: `the fork bomb never showed a process on the host (${short(b)}); ${left.length} bomb process(es) left` };
   const passed = goods.filter((g) => g.status === 'passed').length;
   const firstFail = goods.find((g) => g.status !== 'passed');
-  const holds = passed === goods.length && left.length === 0;
+  const holds = passed === goods.length && alive > 0 && left.length === 0;
   return {
     holds,
-    detail: `fork bomb ${b.status}; ${passed}/${goods.length} concurrent programs starting a thread passed${firstFail ? ` (${short(firstFail)})` : ''}; ${left.length} bomb process(es) left`,
+    detail: `fork bomb ${b.status} (${peak} processes at its limit, ${alive} still running when the last program ended); ${passed}/${goods.length} concurrent programs starting a thread passed${firstFail ? ` (${short(firstFail)})` : ''}; ${left.length} bomb process(es) left`,
   };
 }
 
@@ -279,34 +250,10 @@ async function checkMemory(base: RunPythonOptions): Promise<ProtectionResult> {
   const memoryMb = 256;
   const boundMb = memoryMb + CGROUP_SLACK_MB;
   const childMb = 200;
-  const forking = `
-import os, sys, time
-kids = []
-for i in range(6):
-    pid = os.fork()
-    if pid == 0:
-        try:
-            b = b"x" * (${childMb} * 1024 * 1024)
-            time.sleep(0.6)
-            os.write(1, b"alive\\n")
-        except MemoryError:
-            pass
-        os._exit(0)
-    kids.append(pid)
-for k in kids:
-    os.waitpid(k, 0)
-`;
-  const memfd = `
-import os
-fds = []
-for i in range(40):
-    fd = os.memfd_create("x")
-    os.write(fd, b"y" * (15 * 1024 * 1024))
-    fds.append(fd)
-    os.write(1, b"memfd %d\\n" % len(fds))
-`;
+  const forking = pythonProgram('python/check/memory-fork.py', { child_mb: childMb });
+  const memfd = pythonProgram('python/check/memfd.py');
   const opts = { ...base, memoryMb, timeoutMs: 6000 };
-  const [big, fork, mem] = await Promise.all([runPython('x = bytearray(8 * 1024 ** 3)', opts), runPython(forking, opts), runPython(memfd, opts)]);
+  const [big, fork, mem] = await Promise.all([runPython(pythonProgram('python/check/big-alloc.py'), opts), runPython(forking, opts), runPython(memfd, opts)]);
   const bigOk = big.status === 'failed' && big.stderr.includes('MemoryError');
   const alive = (fork.stdout.match(/alive/g) ?? []).length;
   const forkOk = alive * childMb <= boundMb && fork.status !== 'timeout' && fork.status !== 'error';
@@ -318,22 +265,21 @@ for i in range(40):
   };
 }
 
-/** The exit forgeries: each would count as passed if "passed" meant exit code 0. */
+/** The exit forgeries (files of `python/check/forgeries/`) by name: each would pass if "passed" meant exit code 0. */
 const FORGERIES: Record<string, string> = {
-  'sys.exit(0)': 'import sys\nsys.exit(0)\nassert False',
-  'os._exit(0)': 'import os\nos._exit(0)\nassert False',
-  'SystemExit subclass': 'class Done(SystemExit):\n    pass\nraise Done(0)',
-  'atexit os._exit(0)': 'import atexit, os\natexit.register(lambda: os._exit(0))\nassert False',
-  'SIGKILL self': 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)',
-  'kill parent': 'import os, signal, time\ntry:\n    os.kill(os.getppid(), signal.SIGKILL)\nexcept OSError:\n    pass\ntime.sleep(0.3)\nassert False',
-  'thread os._exit(0)': 'import os, threading, time\nthreading.Thread(target=lambda: os._exit(0)).start()\ntime.sleep(0.5)\nassert False',
-  'fake nonce on fd 4': 'import os\nfor n in (b"0" * 32, b"hpt-done\\n"):\n    try:\n        os.write(4, n)\n    except OSError:\n        pass\nos._exit(0)',
+  'sys.exit(0)': 'sys-exit.py',
+  'os._exit(0)': 'os-exit.py',
+  'SystemExit subclass': 'systemexit-subclass.py',
+  'atexit os._exit(0)': 'atexit-exit.py',
+  'SIGKILL self': 'sigkill-self.py',
+  'kill parent': 'kill-parent.py',
+  'thread os._exit(0)': 'thread-exit.py',
+  'fake nonce on fd 4': 'fake-nonce.py',
 };
 
 async function checkExitForgery(base: RunPythonOptions): Promise<ProtectionResult> {
-  const control = 'def check(f):\n    assert f(2) == 4\ncheck(lambda x: x * 2)';
   const names = Object.keys(FORGERIES);
-  const [c, ...rs] = await Promise.all([runPython(control, base), ...names.map((n) => runPython(FORGERIES[n] as string, base))]);
+  const [c, ...rs] = await Promise.all([runPython(pythonProgram('python/check/control.py'), base), ...names.map((n) => runPython(pythonProgram(`python/check/forgeries/${FORGERIES[n] as string}`), base))]);
   const forged = names.filter((_, i) => rs[i]?.status === 'passed');
   const holds = c.status === 'passed' && forged.length === 0;
   return {
@@ -344,7 +290,7 @@ async function checkExitForgery(base: RunPythonOptions): Promise<ProtectionResul
 
 async function checkTimeout(base: RunPythonOptions): Promise<ProtectionResult> {
   const marker = `${Math.floor(Math.random() * 1e6) + 1000}.${Math.floor(Math.random() * 1e6)}`;
-  const program = `import subprocess\nsubprocess.Popen(["sleep", "${marker}"], start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\nwhile True:\n    pass`;
+  const program = pythonProgram('python/check/timeout.py', { marker });
   const timeoutMs = 700;
   const t0 = performance.now();
   const r = await runPython(program, { ...base, timeoutMs });
@@ -356,16 +302,7 @@ async function checkTimeout(base: RunPythonOptions): Promise<ProtectionResult> {
 }
 
 async function checkPrivileges(base: RunPythonOptions, mode: SandboxIsolation['mode']): Promise<{ privileges: ProtectionResult; environment: ProtectionResult }> {
-  const program = `
-import json, os
-r = {"uid": os.getuid(), "euid": os.geteuid(), "env": sorted(os.environ)}
-with open("/proc/self/status") as f:
-    for line in f:
-        k, _, v = line.partition(":")
-        if k in ("CapEff", "CapPrm", "NoNewPrivs"):
-            r[k] = v.strip()
-print(json.dumps(r))
-`;
+  const program = pythonProgram('python/check/privileges.py');
   const r = await runPython(program, base);
   const rep = jsonOut(r);
   if (!rep) {
@@ -394,9 +331,9 @@ async function guarded<T>(fn: () => Promise<T>, fallback: (detail: string) => T)
 
 /**
  * Runs the escape suite (see the module docs) against the sandbox as `runPython` would run model code with these
- * options, on this machine, and reports per protection whether it holds. Takes a few seconds (about 4-6 s on the
- * 2-core reference machine); runs use the sandbox's concurrency slots (`setSandboxConcurrency`, default 8: the fork
- * bomb row needs 7 at once to be meaningful). Never throws: a row whose checker fails is reported as not holding.
+ * options, on this machine, and reports per protection whether it holds (`SandboxCheckReport`, the SDK's). Takes a
+ * few seconds (about 4-6 s on the 2-core reference machine). Its runs do not wait for the host's concurrency bound
+ * (at most 9 in flight; see the module docs). Never throws: a row whose checker fails is reported as not holding.
  * When no sandbox mode works (`mode: 'unavailable'`), every row reports that.
  */
 export async function checkSandbox(options: CheckSandboxOptions = {}): Promise<SandboxCheckReport> {
@@ -412,15 +349,16 @@ export async function checkSandbox(options: CheckSandboxOptions = {}): Promise<S
     chmodSync(hostDir, 0o777); // world-writable: only the sandbox's isolation may keep the program out
     try {
       const fail = (detail: string): ProtectionResult => ({ holds: false, detail });
-      // fast rows together; then the fork bomb alone (its 7 runs must overlap); then memory and the timeout
-      const [filesystem, network, descriptors, exitForgery, priv] = await Promise.all([
+      // the fast rows together (4 runs); the exit forgeries (9 runs); the fork bomb alone (it overlaps with its 6
+      // programs); then memory and the timeout (4 runs): never more than 9 runs in flight
+      const [filesystem, network, descriptors, priv] = await Promise.all([
         guarded(() => checkFilesystem(base, hostDir, iso), fail),
         guarded(() => checkNetwork(base), fail),
         guarded(() => checkDescriptors(base, hostDir), fail),
-        guarded(() => checkExitForgery(base), fail),
         guarded(() => checkPrivileges(base, iso.mode), (d) => ({ privileges: fail(d), environment: fail(d) })),
       ]);
-      const processes = await guarded(() => checkProcesses(base, python), fail);
+      const exitForgery = await guarded(() => checkExitForgery(base), fail);
+      const processes = await guarded(() => checkProcesses(base), fail);
       const [memory, timeout] = await Promise.all([guarded(() => checkMemory(base), fail), guarded(() => checkTimeout(base), fail)]);
       Object.assign(protections, { filesystem, network, descriptors, processes, memory, exitForgery, timeout, privileges: priv.privileges, environment: priv.environment });
     } finally {

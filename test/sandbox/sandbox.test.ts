@@ -1,11 +1,16 @@
-import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
+/**
+ * The single-execution primitive of `@hpt-bench/sandbox` (`runPython`, `runPythonSync`, `sandboxIsolation`): statuses,
+ * output caps, cleanup, containment of hostile programs, the basic mode; and that the primitive itself does not queue
+ * (the core bounds concurrency: test/sandbox/bounded.test.ts).
+ */
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { mapLimit, runPython, runPythonSync, runUid, sandboxIsolation, setSandboxConcurrency, STDERR_CAP, STDOUT_CAP } from '../../plugins/metrics/src/sandbox.js';
+import { runPython, runPythonSync, runsInFlight, runUid, sandboxIsolation, STDERR_CAP, STDOUT_CAP } from '@hpt-bench/sandbox';
 
 const isRoot = process.getuid?.() === 0;
 const tag = (): string => randomBytes(6).toString('hex');
@@ -104,17 +109,26 @@ describe('runPython basics', () => {
     expect(performance.now() - t0).toBeLessThan(1500);
   });
 
-  it('bounds concurrency (setSandboxConcurrency) and mapLimit keeps input order', async () => {
-    setSandboxConcurrency(2);
-    try {
-      const t0 = performance.now();
-      const rs = await mapLimit([0, 1, 2, 3], 4, (i) => runPython(`import time\ntime.sleep(0.3)\nprint(${i})`));
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(590);
-      expect(rs.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3']);
-    } finally {
-      setSandboxConcurrency(8);
-    }
-    expect(() => setSandboxConcurrency(0)).toThrow(RangeError);
+  it('does not queue: every call starts its program at once, each with a uid slot of its own, given back at the end', async () => {
+    expect(runsInFlight()).toBe(0);
+    const runs = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => runPython(`import time\ntime.sleep(0.5)\nprint(${i})`, { timeoutMs: 20_000 }));
+    // all ten hold a slot before any of them ended (the queue of 8 the sandbox had before issue 26 would not)
+    expect(runsInFlight()).toBe(10);
+    const rs = await Promise.all(runs);
+    expect(rs.map((r) => r.status)).toEqual(Array(10).fill('passed'));
+    expect(rs.map((r) => r.stdout.trim())).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    expect(runsInFlight()).toBe(0);
+  });
+
+  it('an abort signal ends a run like its timeout, and an aborted signal starts nothing', async () => {
+    const abort = new AbortController();
+    const t0 = performance.now();
+    const run = runPython('import time\ntime.sleep(30)', { timeoutMs: 20_000, signal: abort.signal });
+    setTimeout(() => abort.abort(), 300);
+    const r = await run;
+    expect(r.status).toBe('timeout');
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(await runPython('print(1)', { signal: abort.signal })).toMatchObject({ status: 'timeout', durationMs: 0, stdout: '' });
   });
 });
 
@@ -306,6 +320,3 @@ describe('basic mode (isolate: false) still bounds time and processes', () => {
   });
 });
 
-afterAll(() => {
-  setSandboxConcurrency(8);
-});

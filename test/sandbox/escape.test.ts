@@ -1,5 +1,5 @@
 /**
- * Hostile programs against the sandbox (plugins/metrics/src/sandbox.ts).
+ * Hostile programs against the sandbox (`@hpt-bench/sandbox`, packages/sandbox/src/sandbox.ts).
  * - "passed" means the program ran to its end: exit forgeries (sys.exit(0), os._exit(0), SystemExit subclasses, atexit
  *   hooks, signals, a thread's os._exit, junk on the report channel) fail, correct programs pass;
  * - descriptors opened by this test process (a host directory, a writable host file), placed at 30/100/200/251/300
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CGROUP_SLACK_MB, cleanStaleSandboxes, runPython, runPythonSync, runUid, sandboxIsolation } from '../../plugins/metrics/src/sandbox.js';
+import { CGROUP_SLACK_MB, cleanStaleSandboxes, runPython, runPythonSync, runUid, sandboxIsolation } from '@hpt-bench/sandbox';
 
 const isRoot = process.getuid?.() === 0;
 const iso = sandboxIsolation();

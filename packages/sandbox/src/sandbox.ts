@@ -1,16 +1,17 @@
 /**
- * A sandbox for running model-written Python (HumanEval, specs/hpt.md §3, §9 #2; specs/deps.md last
- * paragraphs).
+ * The single-execution primitive of the code sandbox (`@hpt-bench/sandbox`; issue 26, item 4): runs model-written
+ * Python (HumanEval, specs/hpt.md §3, §9 #2; specs/deps.md last paragraphs) once, isolated as far as the machine
+ * allows. It has no queue: the host bounds how many runs are in flight (the core's `BoundedCodeSandbox`).
  *
  * Every run gets a fresh temporary directory `hpt-sbx-<evaluator pid>-XXXXXX` (removed afterwards) holding the program
- * as `main.py`, and starts the harness `python -I -B -c HARNESS` detached (its own process group), with a minimal
- * environment (PATH, HOME, LANG/LC_ALL, TMPDIR: nothing inherited, so no OPENAI_API_KEY), rlimits from `prlimit`
- * (address space, CPU seconds, processes, file size, open files, no core dumps), and a wall-clock timeout after which
- * the WHOLE process group is killed with SIGKILL. The call never hangs: it resolves at the latest a few seconds after
+ * as `main.py`, and starts the harness `python -I -B -c <python/harness.py>` detached (its own process group), with
+ * a minimal environment (PATH, HOME, LANG/LC_ALL, TMPDIR: nothing inherited, so no OPENAI_API_KEY), rlimits from
+ * `prlimit` (address space, CPU seconds, processes, file size, open files, no core dumps), and a wall-clock timeout
+ * after which the WHOLE process group is killed with SIGKILL. The call never hangs: it resolves at the latest a few seconds after
  * the timeout.
  *
- * "Passed" means the program ran to its end (hpt.md §3: it runs without raising). The harness (HARNESS below, run by
- * the same interpreter before any model code) does, in this order:
+ * "Passed" means the program ran to its end (hpt.md §3: it runs without raising). The harness (`python/harness.py` in
+ * this package, run by the same interpreter before any model code) does, in this order:
  *   1. reads a 32-character random nonce, fresh per run, from its stdin (a pipe the evaluator writes once and closes),
  *      then points fd 0 at /dev/null: the nonce is in no file, argument, environment variable or program text;
  *   2. closes every descriptor above 2 except the report channel, fd 4 (see "Descriptors");
@@ -64,9 +65,10 @@
  * Users: RLIMIT_NPROC counts every process (and thread) of a user id machine-wide, so when all
  * runs shared `nobody`, one forking program made concurrent correct programs fail with "can't start new thread".
  * As root, every run gets a user and group id of its own, unique among the sandboxes running on this machine (in
- * this PID namespace): 2^30 + (evaluator pid mod 2^22) * 256 + slot, where slot 0-254 is the run's concurrency slot
- * in this process and 255 the synchronous runs (so at most 255 concurrent runs per process; the slots belong to this
- * module instance, so a process should run its sandboxes through one copy of it). The ids need no /etc/passwd entry;
+ * this PID namespace): 2^30 + (evaluator pid mod 2^22) * 256 + slot, where slot 0-254 is a slot this module hands to
+ * each run in flight (the lowest free one) and 255 the synchronous runs' (so at most `MAX_CONCURRENT_RUNS` = 255
+ * async runs in flight per process: one more ends at once with status `error`; the slots belong to this module
+ * instance, so a process should run its sandboxes through one copy of it). The ids need no /etc/passwd entry;
  * `maxProcesses` is then a per-run bound.
  *
  * Memory: RLIMIT_AS bounds each process's address space (a large allocation fails with
@@ -85,13 +87,16 @@
  * process (per temp dir) removes `hpt-sbx-<pid>-*` temp dirs and cgroups whose owner is dead (no /proc/<pid>, or a
  * process with that pid that started after the entry was made); `cleanStaleSandboxes` does it on demand.
  *
- * Parallelism: at most `setSandboxConcurrency(n)` runs (default 8) execute at once per Node process; further calls
- * wait for a slot, and their timeout only starts when their process is spawned. `mapLimit` runs any async function
- * over a list with bounded concurrency. Cost on the 2-core reference machine: about 15–30 ms of wall time per run at
- * concurrency 8 in `namespaces` mode (164 HumanEval programs in about 2.5–5 s; 4.4 s before the harness, uids and
- * cgroups, 4.6 s after, measured interleaved under the same load), about 10 ms in `basic` mode. One run alone takes
+ * Parallelism: `runPython` starts its program at once (the timeout starts at spawn); it does not queue. The host
+ * bounds how many run at once (the core: 8 per process by default, through its own limiter). Cost on the 2-core
+ * reference machine: about 15–30 ms of wall time per run at concurrency 8 in `namespaces` mode (164 HumanEval
+ * programs in about 2.5–5 s; 4.4 s before the harness, uids and cgroups, 4.6 s after, measured interleaved under the
+ * same load), about 10 ms in `basic` mode. One run alone takes
  * about 10 ms longer with a memory cgroup (60 instead of 50 ms): moving the setup shell into the cgroup waits for an
  * RCU grace period in cgroup v1; concurrent runs overlap that wait.
+ *
+ * Files: the harness (`python/harness.py`), the probe (`python/probe.py`) and the namespace setup (`sh/setup.sh`) are
+ * files of this package, read once, relative to this module (`programs.ts`).
  */
 import { spawn, spawnSync, type SpawnOptions, type SpawnSyncOptionsWithBufferEncoding, type SpawnSyncReturns, type StdioOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -99,68 +104,33 @@ import { accessSync, chmodSync, chownSync, constants as fsConstants, existsSync,
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { SandboxIsolation, SandboxRunOptions, SandboxRunResult, SandboxRunStatus } from '@hpt-bench/sdk';
+import { packageText, pythonProgram } from './programs.js';
 
-/** `passed`: the program ran to its end (the harness's completion nonce arrived, see the module docs) within the
- * timeout; `failed`: anything else that ended in time (an exception, SystemExit with any code, `os._exit`, a signal
- * that is not ours, an OOM kill); `timeout`: killed by the wall-clock timeout; `error`: the sandbox itself could not
- * run the program (spawn or setup failure). */
-export type RunStatus = 'passed' | 'failed' | 'timeout' | 'error';
+export type { SandboxIsolation } from '@hpt-bench/sdk';
 
-/** Options of one sandboxed run. */
-export interface RunPythonOptions {
-  /** Wall-clock limit in milliseconds, from spawn to exit (default 3000, as the reference harness). */
-  timeoutMs?: number;
-  /** Address-space limit (RLIMIT_AS) of each process in MiB (default 1024); with a memory cgroup, all processes of
-   * the run together get memoryMb + 64 MiB. */
-  memoryMb?: number;
-  /** RLIMIT_NPROC (default 16): processes plus threads of the run's user. Per run when the caller is root (every run
-   * has its own uid), else shared by every process of the sandbox user on the machine. */
-  maxProcesses?: number;
-  /** Python interpreter (default /usr/bin/python3 or /usr/local/bin/python3 when present, else `python3` on PATH). */
-  python?: string;
-  /** `false` forces the `basic` mode (no namespaces); default true = the strongest mode that works. */
-  isolate?: boolean;
+/** How a run ended (the SDK's `SandboxRunStatus`: `passed`, `failed`, `timeout`, `error`). */
+export type RunStatus = SandboxRunStatus;
+
+/** The outcome of one run (the SDK's `SandboxRunResult`): `stdout` keeps the first 16 KiB, `stderr` the last 4 KiB;
+ * `durationMs` is wall time. */
+export type RunResult = SandboxRunResult;
+
+/** Options of one sandboxed run: the SDK's `SandboxRunOptions` (limits, interpreter, mode), plus two for the escape
+ * suite and the host. */
+export interface RunPythonOptions extends SandboxRunOptions {
   /**
    * Escape suite only (`checkSandbox`, tests): descriptors of this process to place at the given numbers (5 and
    * above) in the sandbox's first process, without close-on-exec, exactly as descriptors the evaluator inherited
    * from its own parent would be; the harness must close them before model code runs. Keys below 5 are ignored.
    */
   inheritDescriptors?: Readonly<Record<number, number>>;
-}
-
-/** The outcome of one run. `stdout` keeps the first 16 KiB, `stderr` the last 4 KiB; `durationMs` is wall time. */
-export interface RunResult {
-  status: RunStatus;
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  durationMs: number;
-}
-
-/** The isolation in effect for a given interpreter (see the module docs; every field is observed by the probe). */
-export interface SandboxIsolation {
-  mode: 'namespaces' | 'user-namespace' | 'basic' | 'unavailable';
-  /** `isolated`: a TCP connect to 127.0.0.1 fails with ENETUNREACH inside the sandbox. */
-  network: 'isolated' | 'not-isolated';
-  /** `per-run uid` (root: every run has a uid of its own, see the module docs) or `uid <n>` as seen by the program. */
-  user: string;
-  /** `private`: a file the program writes into /tmp is not visible outside; `shared`: it is. */
-  filesystem: 'private' | 'shared';
-  /** `pid-namespace`: leftovers die with the program; `process-group`: only the group is killed on timeout. */
-  processes: 'pid-namespace' | 'process-group';
-  /** `prlimit`: the requested RLIMIT_AS was observed inside; `none`: no rlimits applied. */
-  limits: 'prlimit' | 'none';
-  /** `cgroup`: the program was observed inside its own memory cgroup (total bound: memoryMb + 64 MiB); `rlimit`: only
-   * the per-process RLIMIT_AS holds (total up to maxProcesses x memoryMb, plus unmapped memfd/tmpfs memory). */
-  memory: 'cgroup' | 'rlimit';
-  /** The interpreter used. */
-  python: string;
-  /** Top-level paths of the host visible (read-only) to the program in namespace modes; empty in basic mode, where
-   * the whole filesystem is visible with the sandbox user's permissions. */
-  visible: string[];
-  /** Why stronger modes were not used (empty when the strongest mode for this user works). */
-  notes: string[];
+  /**
+   * Ends the run early: when it aborts, the run is killed exactly as at the timeout (its process group and, in
+   * namespace modes, its PID namespace get SIGKILL) and ends with status `timeout`. Already aborted: the program is
+   * not started (status `timeout`, duration 0).
+   */
+  signal?: AbortSignal;
 }
 
 /** Default wall-clock timeout (ms): the reference harness's 3.0 s (specs/hpt.md §3). */
@@ -188,8 +158,6 @@ const CLOSE_GRACE_MS = 500;
 const HARD_STOP_MS = 5000;
 /** Top-level entries of `/` the minimal root gets (symlinks copied, directories bound read-only), plus /dev. */
 const ROOT_KEEP = ['bin', 'etc', 'lib', 'lib32', 'lib64', 'libx32', 'sbin', 'usr'];
-/** Size of the minimal root tmpfs (holds /tmp and the work dir). */
-const ROOT_SIZE = '64m';
 const TOOL_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin', '/usr/local/bin'];
 const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
 /** The descriptor on which the harness reports completion (the nonce). */
@@ -203,131 +171,27 @@ const UID_BASE = 2 ** 30;
 /** Slots (uids) per evaluator process: 0-254 for concurrent async runs, 255 for the synchronous runs. */
 const UID_SLOTS = 256;
 const SYNC_SLOT = UID_SLOTS - 1;
+/** Most async runs in flight per process: one uid slot each (slot 255 is the synchronous runs'). The host's bound on
+ * concurrent runs must not exceed it. */
+export const MAX_CONCURRENT_RUNS = SYNC_SLOT;
 /** Prefix of temp dirs and cgroups: `hpt-sbx-<evaluator pid>-...`. */
 const STALE_PREFIX = 'hpt-sbx-';
 
 /**
- * The harness: the Python program the interpreter runs (`python -I -B -c HARNESS`, cwd = the work dir holding
- * main.py). Reads the nonce from stdin and detaches stdin, closes every descriptor but 0-2 and REPORT_FD, runs main.py
- * as `__main__`, and only when it returned normally flushes, writes the nonce to REPORT_FD and `os._exit(0)`s. See the
- * module docs for what this does and does not prevent.
+ * The harness (`python/harness.py`, see the module docs), without its leading comment block: the `-c` argument of
+ * every run. Read once.
+ * @throws Error when the file is missing or its NONCE_LENGTH / REPORT_FD differ from this module's.
  */
-const HARNESS = `import os as _o
-def _hpt_harness():
-    import sys
-    write, leave, read = _o.write, _o._exit, _o.read
-    nonce = chunk = b""
-    while len(nonce) < ${NONCE_LENGTH}:
-        try:
-            chunk = read(0, ${NONCE_LENGTH} - len(nonce))
-        except OSError:
-            break
-        if not chunk:
-            break
-        nonce += chunk
-    null = _o.open("/dev/null", _o.O_RDONLY)
-    if null != 0:
-        _o.dup2(null, 0)
-        _o.close(null)
-    try:
-        fds = [int(f) for f in _o.listdir("/proc/self/fd")]
-    except (OSError, ValueError):
-        fds = []
-    for fd in fds:
-        if fd > 2 and fd != ${REPORT_FD}:
-            try:
-                _o.close(fd)
-            except OSError:
-                pass
-    _o.closerange(3, ${REPORT_FD})
-    _o.closerange(${REPORT_FD + 1}, 65536)
-    path = _o.path.abspath("main.py")
-    with open(path, "rb") as f:
-        source = f.read()
-    code = compile(source, path, "exec", dont_inherit=True)
-    main = type(sys)("__main__")
-    main.__file__ = path
-    main.__builtins__ = __builtins__
-    sys.modules["__main__"] = main
-    sys.argv[:] = ["main.py"]
-    del f, fds, source, null, chunk
-    exec(code, main.__dict__)
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BaseException:
-            pass
-    try:
-        write(${REPORT_FD}, nonce)
-    except BaseException:
-        leave(1)
-    leave(0)
-_hpt_harness()
-`;
-
-/**
- * The setup run by `/bin/sh` as (namespace-)root inside the new namespaces, in the run's temp dir (which holds main.py
- * and an empty `root/`). Positional parameters: python, RLIMIT_AS bytes, CPU seconds, nproc, fsize, nofile, uid and
- * gid to drop to ('' = keep), the backstop in seconds ('' = none: see `backstopSeconds`), the run's cgroup directory
- * ('' = none; joined first, so everything the run does is charged to it), the harness, then the entries of the new
- * root: `link:/bin` (copy the symlink) or `bind:/usr` (read-only bind). It reports success on fd 3 and closes it
- * before exec, so the program cannot forge it.
- */
-const SETUP_SCRIPT = `
-fail() { echo "hpt-sandbox: setup failed: $1" >&2; exit 125; }
-py=$1; as=$2; cpu=$3; nproc=$4; fsize=$5; nofile=$6; uid=$7; gid=$8; backstop=$9; cg=\${10}; harness=\${11}; shift 11
-if [ -n "$cg" ]; then echo 0 > "$cg/cgroup.procs" || fail cgroup; fi
-guard=; if [ -n "$backstop" ]; then guard="timeout -s KILL $backstop"; fi
-mount -t tmpfs -o size=${ROOT_SIZE},mode=755,nosuid,nodev tmpfs root || fail root
-links=; binds=; dirs="root/tmp/w root/proc"
-for e in "$@"; do
-  case $e in
-    link:*) links="$links \${e#link:}" ;;
-    bind:*) binds="$binds \${e#bind:}"; dirs="$dirs root\${e#bind:}" ;;
-  esac
-done
-mkdir -p $dirs && cp main.py root/tmp/w/main.py || fail workdir
-if [ -n "$uid" ]; then chown -R "$uid:$gid" root/tmp/w || fail chown; fi
-for d in $binds; do mount --bind -o ro "$d" "root$d" || fail "bind $d"; done
-if [ -n "$links" ]; then cp -P $links root/ || fail links; fi
-mount -t proc -o nosuid,nodev,noexec proc root/proc 2>/dev/null || :
-unset PWD OLDPWD
-printf ok >&3
-exec 3>&-
-if [ -n "$uid" ]; then
-  exec $guard unshare --root=root --wd=/tmp/w setpriv --reuid="$uid" --regid="$gid" --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- \\
-    prlimit --as="$as" --cpu="$cpu" --nproc="$nproc" --fsize="$fsize" --nofile="$nofile" --core=0 -- "$py" -I -B -c "$harness"
-fi
-exec $guard unshare --root=root --wd=/tmp/w setpriv --no-new-privs --inh-caps=-all --bounding-set=-all -- \\
-  prlimit --as="$as" --cpu="$cpu" --nproc="$nproc" --fsize="$fsize" --nofile="$nofile" --core=0 -- "$py" -I -B -c "$harness"
-`;
-
-/** The probe program: reports what a sandboxed program can observe. `MARKER` is replaced by a random file name. */
-const PROBE_PROGRAM = `
-import json, os, resource, socket
-r = {"uid": os.getuid()}
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-s.settimeout(1)
-try:
-    s.connect(("127.0.0.1", 9))
-    r["net"] = 0
-except OSError as e:
-    r["net"] = e.errno or -1
-finally:
-    s.close()
-try:
-    with open("/tmp/MARKER", "w") as f:
-        f.write("x")
-except OSError:
-    pass
-r["as"] = resource.getrlimit(resource.RLIMIT_AS)[0]
-try:
-    with open("/proc/self/cgroup") as f:
-        r["cg"] = any("/${STALE_PREFIX}" in line for line in f)
-except OSError:
-    r["cg"] = False
-print("hpt-sandbox-probe " + json.dumps(r))
-`;
+function harness(): string {
+  if (harnessText !== undefined) return harnessText;
+  const text = packageText('python/harness.py').replace(/^(?:#.*\n)+/, '');
+  for (const [name, value] of [['NONCE_LENGTH', NONCE_LENGTH], ['REPORT_FD', REPORT_FD]] as const) {
+    if (new RegExp(`^\\s*${name} = (\\d+)$`, 'm').exec(text)?.[1] !== String(value)) throw new Error(`python/harness.py: ${name} must be ${value}, as in sandbox.ts`);
+  }
+  harnessText = text;
+  return text;
+}
+let harnessText: string | undefined;
 
 const ENETUNREACH = 101;
 
@@ -395,7 +259,7 @@ export function runUid(slot: number, pid: number = process.pid): number {
 }
 
 /**
- * The entries of the minimal root (see SETUP_SCRIPT): `link:/x` for top-level symlinks of ROOT_KEEP (merged /usr),
+ * The entries of the minimal root (see sh/setup.sh): `link:/x` for top-level symlinks of ROOT_KEEP (merged /usr),
  * `bind:/x` for its directories, `bind:/dev`, and the top-level directory holding the interpreter when it is elsewhere.
  */
 function rootEntries(python: string): string[] {
@@ -680,13 +544,13 @@ function planFor(l: Launcher, dir: string, python: string, lim: Limits, run: Run
     const drop = run.uid === undefined ? ['', ''] : [String(run.uid), String(run.gid)];
     return {
       command: l.unshare as string,
-      args: [...l.unshareArgs, '--', '/bin/sh', '-c', SETUP_SCRIPT, 'hpt-sandbox', python, as, cpu, nproc, String(FSIZE_LIMIT), String(NOFILE_LIMIT), ...drop, backstop, run.cgroupDir ?? '', HARNESS, ...l.rootEntries],
+      args: [...l.unshareArgs, '--', '/bin/sh', '-c', packageText('sh/setup.sh'), 'hpt-sandbox', python, as, cpu, nproc, String(FSIZE_LIMIT), String(NOFILE_LIMIT), ...drop, backstop, run.cgroupDir ?? '', harness(), ...l.rootEntries],
       options: { cwd: dir, env: sandboxEnv('/tmp/w'), detached: true, stdio: stdioFor(true, inherit) },
       setupFd: true,
       nonce: run.nonce,
     };
   }
-  const inner = [python, '-I', '-B', '-c', HARNESS];
+  const inner = [python, '-I', '-B', '-c', harness()];
   const limited = l.prlimit
     ? [l.prlimit, `--as=${as}`, `--cpu=${cpu}`, `--nproc=${nproc}`, `--fsize=${FSIZE_LIMIT}`, `--nofile=${NOFILE_LIMIT}`, '--core=0', '--', ...inner]
     : inner;
@@ -819,7 +683,7 @@ interface ProbeReport {
 function probeWith(l: Launcher, python: string): { iso?: SandboxIsolation; why?: string } {
   const marker = `hpt-sandbox-probe-${randomBytes(6).toString('hex')}`;
   const memoryMb = 512;
-  const r = runSyncWith(l, PROBE_PROGRAM.replace('MARKER', marker), python, { timeoutMs: 10_000, memoryMb, maxProcesses: DEFAULT_MAX_PROCESSES });
+  const r = runSyncWith(l, pythonProgram('python/probe.py', { marker, prefix: STALE_PREFIX }), python, { timeoutMs: 10_000, memoryMb, maxProcesses: DEFAULT_MAX_PROCESSES });
   const hostMarker = path.join('/tmp', marker);
   const leaked = existsSync(hostMarker);
   if (leaked) {
@@ -960,75 +824,22 @@ function limitsOf(options: RunPythonOptions): Limits {
   };
 }
 
-/** Most runs in flight per process: one uid slot each (slot SYNC_SLOT is the synchronous runs'). */
-const MAX_CONCURRENCY = SYNC_SLOT;
+/** The free uid slots of async runs (0..MAX_CONCURRENT_RUNS-1), lowest first. */
+const freeSlots: number[] = Array.from({ length: MAX_CONCURRENT_RUNS }, (_, i) => i);
 
-/** A FIFO counting semaphore handing out slot numbers: a waiter gets the slot of the run that released it. */
-class Limiter {
-  private readonly waiting: ((slot: number) => void)[] = [];
-  private readonly free: number[] = Array.from({ length: MAX_CONCURRENCY }, (_, i) => i);
-  private active = 0;
-  constructor(public limit: number) {}
-  async acquire(): Promise<{ slot: number; release: () => void }> {
-    let slot: number;
-    if (this.active < this.limit && this.free.length > 0) {
-      this.active++;
-      slot = this.free.shift() as number;
-    } else slot = await new Promise<number>((resolve) => this.waiting.push(resolve));
-    let released = false;
-    return {
-      slot,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.active--;
-        this.free.push(slot);
-        this.free.sort((a, b) => a - b);
-        this.pump();
-      },
-    };
-  }
-  pump(): void {
-    while (this.active < this.limit && this.free.length > 0 && this.waiting.length > 0) {
-      this.active++;
-      (this.waiting.shift() as (slot: number) => void)(this.free.shift() as number);
-    }
-  }
+/** Takes the lowest free slot, or undefined when MAX_CONCURRENT_RUNS runs are in flight. */
+function takeSlot(): number | undefined {
+  return freeSlots.shift();
 }
 
-const limiter = new Limiter(8);
-
-/**
- * Sets how many sandboxed programs may run at once in this process (default 8).
- * @throws RangeError unless `n` is an integer in 1..255 (one user id per run in flight, see the module docs).
- */
-export function setSandboxConcurrency(n: number): void {
-  if (!Number.isInteger(n) || n < 1 || n > MAX_CONCURRENCY) throw new RangeError(`sandbox concurrency must be an integer in 1..${MAX_CONCURRENCY}, got ${n}`);
-  limiter.limit = n;
-  limiter.pump();
+function giveSlot(slot: number): void {
+  freeSlots.push(slot);
+  freeSlots.sort((a, b) => a - b);
 }
 
-/**
- * Maps `fn` over `items` with at most `limit` calls in flight; results keep the input order. The first rejection
- * is rethrown after the calls in flight settle (no new calls start after it).
- */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed: { error: unknown } | undefined;
-  const lane = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const i = next++;
-      try {
-        results[i] = await fn(items[i] as T, i);
-      } catch (error) {
-        failed ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(Math.floor(limit), items.length)) }, lane));
-  if (failed) throw failed.error;
-  return results;
+/** Async runs of this module in flight now (each holds a uid slot). */
+export function runsInFlight(): number {
+  return MAX_CONCURRENT_RUNS - freeSlots.length;
 }
 
 /** Appends chunks keeping the first `cap` bytes. */
@@ -1069,9 +880,11 @@ class Tail {
  *   SIGKILLed; `durationMs` is then about `timeoutMs`;
  * - `failed`: ended in time without completing: an exception (MemoryError under the RLIMIT_AS ...), SystemExit of any
  *   code (`exitCode` is its code), `os._exit`, death by a signal such as SIGXCPU or the cgroup's OOM kill;
- * - `error`: the sandbox could not start the program (probe found no working mode, spawn failed, setup failed).
+ * - `error`: the sandbox could not start the program (probe found no working mode, spawn failed, setup failed, or
+ *   `MAX_CONCURRENT_RUNS` runs of this process are already in flight).
  * Never rejects and never hangs; resolves at the latest about `timeoutMs` + 5 s after the program was spawned.
- * Waits for a slot when `setSandboxConcurrency` runs are already in flight (the timeout starts at spawn).
+ * Starts at once: there is no queue, the caller bounds how many runs are in flight (the core's `BoundedCodeSandbox`).
+ * `options.signal` ends the run early, as a timeout.
  */
 export async function runPython(program: string, options: RunPythonOptions = {}): Promise<RunResult> {
   const python = options.python ?? defaultPython();
@@ -1081,23 +894,27 @@ export async function runPython(program: string, options: RunPythonOptions = {})
   if (l.kind === 'none') {
     return { status: 'error', exitCode: null, signal: null, stdout: '', stderr: `hpt-sandbox: no working sandbox for ${python}: ${l.isolation.notes.join('; ')}`, durationMs: 0 };
   }
-  const { slot, release } = await limiter.acquire();
+  if (options.signal?.aborted) return { status: 'timeout', exitCode: null, signal: null, stdout: '', stderr: '', durationMs: 0 };
+  const slot = takeSlot();
+  if (slot === undefined) {
+    return { status: 'error', exitCode: null, signal: null, stdout: '', stderr: `hpt-sandbox: ${MAX_CONCURRENT_RUNS} runs of this process are already in flight (one user id each); bound the concurrency of sandboxed runs`, durationMs: 0 };
+  }
   let dir: string | undefined;
   let run: RunIds | undefined;
   try {
     run = runIdsFor(l, slot, lim);
     dir = await prepareDir(program, l, run);
-    return await spawnAndWait(planFor(l, dir, python, lim, run, options.inheritDescriptors), lim.timeoutMs);
+    return await spawnAndWait(planFor(l, dir, python, lim, run, options.inheritDescriptors), lim.timeoutMs, options.signal);
   } catch (e) {
     return { status: 'error', exitCode: null, signal: null, stdout: '', stderr: `hpt-sandbox: ${String((e as Error).message ?? e)}`, durationMs: 0 };
   } finally {
     removeRunCgroup(run?.cgroupDir);
-    release();
+    giveSlot(slot);
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
-function spawnAndWait(plan: Plan, timeoutMs: number): Promise<RunResult> {
+function spawnAndWait(plan: Plan, timeoutMs: number, abort?: AbortSignal): Promise<RunResult> {
   return new Promise<RunResult>((resolve) => {
     const out = new Head(STDOUT_CAP);
     const err = new Tail(STDERR_CAP);
@@ -1116,10 +933,16 @@ function spawnAndWait(plan: Plan, timeoutMs: number): Promise<RunResult> {
     const child = spawn(plan.command, plan.args, plan.options);
     const pid = child.pid;
 
+    const onAbort = (): void => {
+      if (exited) return;
+      timedOut = true;
+      killGroup(pid);
+    };
     const finish = (): void => {
       if (done) return;
       done = true;
       for (const t of timers) clearTimeout(t);
+      abort?.removeEventListener('abort', onAbort);
       killGroup(pid);
       for (const s of child.stdio) s?.destroy();
       child.unref();
@@ -1156,13 +979,9 @@ function spawnAndWait(plan: Plan, timeoutMs: number): Promise<RunResult> {
     });
     child.on('close', finish);
 
-    timers.push(
-      setTimeout(() => {
-        if (exited) return;
-        timedOut = true;
-        killGroup(pid);
-      }, timeoutMs),
-    );
+    timers.push(setTimeout(onAbort, timeoutMs));
+    abort?.addEventListener('abort', onAbort, { once: true });
+    if (abort?.aborted) onAbort(); // aborted while the run was being prepared
     timers.push(
       setTimeout(() => {
         timedOut = timedOut || !exited;
@@ -1174,8 +993,8 @@ function spawnAndWait(plan: Plan, timeoutMs: number): Promise<RunResult> {
 
 /**
  * Synchronous variant of `runPython` (blocks the event loop for up to `timeoutMs`); for callers that cannot await,
- * such as a `MetricAggregator.add`. Same isolation and statuses; ignores the concurrency limit (its runs share the
- * uid slot 255, one at a time).
+ * such as a `MetricAggregator.add`. Same isolation and statuses; its runs share the uid slot 255, one at a time
+ * (`signal` is not supported: nothing else runs while it blocks).
  */
 export function runPythonSync(program: string, options: RunPythonOptions = {}): RunResult {
   const python = options.python ?? defaultPython();
