@@ -110,7 +110,7 @@ describe('packs: entries added to an existing dataset prompt pack', () => {
     const clash = plugin('generic-clash', { packs: [{ dataset: 'hibench/json', promptPack: './p.json' }] }, { 'p.json': { strategies: { 'zero-shot-cot': { template: '{question}' }, 'plan-and-solve': { template: '{question}' } } } });
     const registry = discoverPlugins([...builtins, { root: clash, origin: 'local' }]);
     expect(() => datasetPack(registry.get('datasets', 'json'), registry)).toThrow(
-      "plugin generic-clash adds a 'zero-shot-cot' entry to the prompt pack of dataset json, which the generic pack of @hpt-bench/core (dataset json of plugin @hpt-bench/hibench names no pack) already provides; remove one of them",
+      "plugin generic-clash adds a 'zero-shot-cot' entry to the prompt pack of dataset json, which the generic pack of plugin @hpt-bench/hpf-strategies (packs ./packs/generic.json; dataset json of plugin @hpt-bench/hibench names no pack) already provides; remove one of them",
     );
   });
 

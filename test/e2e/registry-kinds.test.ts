@@ -190,6 +190,8 @@ describe('packs: a level with wording for existing datasets', () => {
     expect(by('json').filters!.map((f) => f.name)).toEqual(['task', 'preset', 'icl', 'semantics']);
     const packs = await runCli(['list', 'packs', '--plugin', PLUGIN, '--json']);
     expect((JSON.parse(packs.stdout) as { packs: { id: string; dataset: string; plugin: string }[] }).packs).toEqual([
+      // the generic prompt pack is a built-in plugin's contribution too (issue 26, item 2)
+      expect.objectContaining({ id: 'generic', generic: true, plugin: '@hpt-bench/hpf-strategies' }),
       expect.objectContaining({ id: 'humaneval', dataset: 'humaneval', plugin: 'hpt-bench-plugin-community' }),
       expect.objectContaining({ id: 'iwslt', dataset: 'iwslt', plugin: 'hpt-bench-plugin-community' }),
     ]);

@@ -11,3 +11,18 @@ export function sourceFiles(dir: string): string[] {
   }
   return out;
 }
+
+/**
+ * The data files under `dir`, recursively, as paths: JSON, JSON Lines, YAML, text, Markdown, CSV and TSV files
+ * (what a package could ship as data: prompt packs, templates, word lists, docs), outside `node_modules` and `dist`.
+ */
+export function dataFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) {
+      if (name !== 'node_modules' && name !== 'dist') out.push(...dataFiles(p));
+    } else if (/\.(json|jsonl|ya?ml|txt|md|csv|tsv)$/i.test(name)) out.push(p);
+  }
+  return out;
+}

@@ -1,8 +1,9 @@
 /**
  * Unit tests of the LLM-as-a-judge core (specs/hpt.md §5.3, §5.4, §9 #22): the prompt each level is
- * judged on (BoolQ and CSQA packs; expected strings derived here from the pack JSON with this file's own one-pass fill,
- * plus literal spot checks from the spec), the judge message and gold, reading scores from structured / free-text /
- * invalid replies, the per-level aggregation, the structured-output fallback, and failed ratings.
+ * judged on, obtained by running the level's strategy (BoolQ and CSQA packs; expected strings derived here from the
+ * pack JSON with this file's own one-pass fill, plus literal spot checks from the spec), the judge message and gold,
+ * reading scores from structured / free-text / invalid replies, the per-level aggregation, the structured-output
+ * fallback, and failed ratings.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,9 @@ import {
   ModelCallError,
   parseJudgeScores,
   runJudge,
+  SingleCallStrategy,
+  type JudgedLevel,
+  type JudgeHelperPurpose,
   type Model,
   type ModelRequest,
   type ModelResponse,
@@ -26,6 +30,7 @@ import {
   type Sample,
 } from '@hpt-bench/core';
 import { ROOT, SHARED } from '../helpers/cli.js';
+import { hpfLevels } from '../helpers/ladder.js';
 
 interface PackStep {
   template: string;
@@ -48,7 +53,7 @@ function fill(template: string, vars: Record<string, string>): string {
 /** A scripted helper: the completion names the call, so the wiring can be checked; every call is recorded. */
 function scriptedHelper() {
   const calls: { prompt: string; purpose: string; seq: number }[] = [];
-  const helper = async (prompt: string, call: { purpose: 'intermediate' | 'knowledge'; seq: number }) => {
+  const helper = async (prompt: string, call: { purpose: JudgeHelperPurpose; seq: number }) => {
     calls.push({ prompt, ...call });
     return `<${call.purpose} ${call.seq} of ${prompt.length} chars {pred}>`;
   };
@@ -77,6 +82,11 @@ function expectedFor(entry: PackJson['strategies'][string], input: Record<string
 
 const LEVELS = ['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge'];
 
+/** The five HPF levels with their strategy instances, as the judge rates them. */
+const judgedLevels = (): JudgedLevel[] => hpfLevels().map((l) => ({ level: l.level, strategy: l.strategyId, instance: l.strategy }));
+const level = (strategy: string) => judgedLevels().find((l) => l.strategy === strategy)!;
+const sampleOf = (input: Record<string, string>): Sample => ({ id: 's', index: 0, input, target: true });
+
 describe('judged prompt per level (hpt.md §5.4, paper behaviour)', () => {
   // braces in the sample text must be inserted verbatim (one-pass substitution, hpt.md §0)
   const boolqInput = { passage: 'The {question} placeholder is literal text here. Ethanol is made from corn.', question: 'is ethanol made from corn' };
@@ -89,11 +99,11 @@ describe('judged prompt per level (hpt.md §5.4, paper behaviour)', () => {
       it(`${name} ${strategy}`, async () => {
         const entry = p.strategies[strategy]!;
         const h = scriptedHelper();
-        const built = await buildJudgedPrompt(entry, input, h.helper);
+        const built = await buildJudgedPrompt(level(strategy), sampleOf(input), p, h.helper);
         const want = expectedFor(entry, input, h.output);
         expect(built.prompt).toBe(want.prompt);
         expect(built.steps).toBe(want.steps);
-        expect(judgeStepsLabel(entry)).toBe(want.steps);
+        expect(judgeStepsLabel(built.helperCalls)).toBe(want.steps);
         expect(h.calls.map((c) => c.prompt)).toEqual(want.helperPrompts);
         expect(built.helperCalls.map((c) => c.prompt)).toEqual(want.helperPrompts);
         expect(built.helperCalls.map((c) => c.output)).toEqual(h.calls.map(h.output));
@@ -106,15 +116,15 @@ describe('judged prompt per level (hpt.md §5.4, paper behaviour)', () => {
 
   it('literal spot checks against specs/hpt.md §5.1 (BoolQ)', async () => {
     const h = scriptedHelper();
-    const role = await buildJudgedPrompt(pack('boolq').strategies.role!, boolqInput, h.helper);
+    const role = await buildJudgedPrompt(level('role'), sampleOf(boolqInput), pack('boolq'), h.helper);
     expect(role.prompt).toBe(`Based on the passage:'${boolqInput.passage}'\nAnswer True/False to the question: '${boolqInput.question}' as an Omniscent person.`);
-    const ltm = await buildJudgedPrompt(pack('boolq').strategies['least-to-most']!, boolqInput, h.helper);
+    const ltm = await buildJudgedPrompt(level('least-to-most'), sampleOf(boolqInput), pack('boolq'), h.helper);
     // step 4 gets step 3's output (the passage part relevant to the question), hpt.md §1.3
     const step3 = `Find the part of the passage that relates to this question: '${boolqInput.question}'\nPassage: '${boolqInput.passage}'`;
     expect(h.calls[2]!.prompt).toBe(step3);
     expect(ltm.prompt).toBe(`Based on the passage, what is the answer to this question: '${boolqInput.question}'\nRelevant Information: '${h.output(h.calls[2]!)}'`);
     expect(ltm.steps).toBe('3');
-    const gkp = await buildJudgedPrompt(pack('boolq').strategies['generated-knowledge']!, boolqInput, h.helper);
+    const gkp = await buildJudgedPrompt(level('generated-knowledge'), sampleOf(boolqInput), pack('boolq'), h.helper);
     expect(h.calls[3]!.prompt).toBe(`Generate Knowledge about the passage: ${boolqInput.passage}`);
     expect(gkp.prompt).toBe(`Based on the passage:'${boolqInput.passage}'\nAnswer True/False to the question: '${boolqInput.question}' using knowledge of the passage:${h.output(h.calls[3]!)}.`);
     expect(gkp.steps).toBe('1 (for external knowledge)');
@@ -122,9 +132,66 @@ describe('judged prompt per level (hpt.md §5.4, paper behaviour)', () => {
 
   it('CSQA least-to-most: step 3 gets step 2, the judged step 4 holds only the options', async () => {
     const h = scriptedHelper();
-    const ltm = await buildJudgedPrompt(pack('csqa').strategies['least-to-most']!, csqaInput, h.helper);
+    const ltm = await buildJudgedPrompt(level('least-to-most'), sampleOf(csqaInput), pack('csqa'), h.helper);
     expect(h.calls[2]!.prompt).toContain(`Based on the analysis : '${h.output(h.calls[1]!)}'`);
     expect(ltm.prompt).toBe(`Choose the correct answer from the options: A ${csqaInput.text1}\nB ${csqaInput.text2}\nC ${csqaInput.text3}\nD ${csqaInput.text4}\nE ${csqaInput.text5}`);
+  });
+});
+
+describe('the judged prompt comes from the strategy (issue 26, item 2)', () => {
+  const boolqInput = { passage: 'Ethanol is made from corn.', question: 'is ethanol made from corn' };
+
+  it('"Multi-step prompts" counts the helper calls the strategy made', () => {
+    const c = (purpose: JudgeHelperPurpose) => ({ purpose });
+    expect(judgeStepsLabel([])).toBe('0');
+    expect(judgeStepsLabel([c('intermediate'), c('intermediate'), c('intermediate')])).toBe('3');
+    expect(judgeStepsLabel([c('knowledge')])).toBe('1 (for external knowledge)');
+    expect(judgeStepsLabel([c('intermediate'), c('knowledge'), c('intermediate')])).toBe('2 + 1 (for external knowledge)');
+  });
+
+  it('a helper reply reaches later prompts verbatim (blanks, thinking blocks, special tokens), as the judge always used it', async () => {
+    const raw = '  <think>hmm</think>\nEthanol facts <|eot_id|>\n';
+    const helper = async () => raw;
+    const gk = await buildJudgedPrompt(level('generated-knowledge'), sampleOf(boolqInput), pack('boolq'), helper);
+    expect(gk.prompt).toBe(fill(pack('boolq').strategies['generated-knowledge']!.template!, { ...boolqInput, pred: raw }));
+    const ltm = await buildJudgedPrompt(level('least-to-most'), sampleOf(boolqInput), pack('boolq'), helper);
+    expect(ltm.prompt).toContain(`Relevant Information: '${raw}'`);
+  });
+
+  it('identical helper calls of a level are asked once; distinct ones each', async () => {
+    const asked: string[] = [];
+    const gk = await buildJudgedPrompt(level('generated-knowledge'), sampleOf(boolqInput), pack('boolq'), async (p) => (asked.push(p), 'k'));
+    // the three knowledge candidates of the strategy are one prompt: one helper call, counted once
+    expect(asked).toHaveLength(1);
+    expect(gk.helperCalls.map((x) => [x.purpose, x.seq])).toEqual([['knowledge', 0]]);
+    // a strategy asking two different things gets two calls, numbered in order
+    const twice: JudgedLevel = {
+      level: 1,
+      strategy: 'twice',
+      instance: {
+        id: 'twice',
+        async run(ctx) {
+          const a = await ctx.call('intermediate', 'first {x}', 'C:');
+          const b = await ctx.call('intermediate', `second ${a.text}`, '');
+          const again = await ctx.call('intermediate', 'first {x}', 'C:');
+          const r = await ctx.call('graded', `final ${b.text} ${again.text}`, ctx.pack.cue);
+          return { graded: { promptText: r.promptText, completion: r.text, cue: ctx.pack.cue } };
+        },
+      },
+    };
+    const built = await buildJudgedPrompt(twice, sampleOf({}), pack('boolq'), async (p, call) => `<${call.seq}:${p}>`);
+    // no cue and no wrapper on any call; the graded call is not executed and is the judged prompt
+    expect(built.helperCalls.map((x) => [x.seq, x.prompt, x.output])).toEqual([
+      [0, 'first {x}', '<0:first {x}>'],
+      [1, 'second <0:first {x}>', '<1:second <0:first {x}>>'],
+    ]);
+    expect(built.prompt).toBe('final <1:second <0:first {x}>> <0:first {x}>');
+    expect(built.steps).toBe('2');
+  });
+
+  it('a strategy that makes no graded call cannot be judged', async () => {
+    const silent: JudgedLevel = { level: 2, strategy: 'silent', instance: { id: 'silent', run: async () => ({ graded: { promptText: '', completion: '', cue: '' } }) } };
+    await expect(buildJudgedPrompt(silent, sampleOf({}), pack('boolq'), async () => '')).rejects.toThrow("strategy 'silent' (level 2) made no graded call, so the judge has no prompt to rate");
   });
 });
 
@@ -293,7 +360,7 @@ describe('JudgeClient structured output and fallback', () => {
 describe('runJudge with failing calls', () => {
   const boolq = pack('boolq');
   const samples: Sample[] = [0, 1, 2].map((i) => ({ id: `s${i}`, index: i, input: { passage: `passage ${i}`, question: `question ${i}` }, target: i % 2 === 0 }));
-  const levels = LEVELS.map((strategy, i) => ({ level: i + 1, strategy }));
+  const levels = judgedLevels();
 
   it('a rating whose helper call fails is left out of n and invalid, and reported', async () => {
     const helper = fakeModel((r) => (r.messages[0]!.content.includes('passage 1') && r.context?.purpose === 'knowledge' ? new ModelCallError('server', 'HTTP 500') : 'helper text'));
@@ -316,8 +383,8 @@ describe('runJudge with failing calls', () => {
   it('a pack without an entry for a level fails before any call', async () => {
     const m = fakeModel(() => 'x');
     await expect(
-      runJudge({ datasets: [{ id: 'boolq', pack: boolq, samples }], levels: [...levels, { level: 6, strategy: 'self-consistency' }], judge: new JudgeClient(m), helper: m, concurrency: 1 }),
-    ).rejects.toThrow(/no template, steps or knowledge for strategy 'self-consistency'/);
+      runJudge({ datasets: [{ id: 'boolq', pack: boolq, samples }], levels: [...levels, { level: 6, strategy: 'self-consistency', instance: new SingleCallStrategy('self-consistency') }], judge: new JudgeClient(m), helper: m, concurrency: 1 }),
+    ).rejects.toThrow(/^dataset boolq, level 6 \(self-consistency\): the judge cannot build the level's prompt: prompt pack 'boolq' has no template for strategy 'self-consistency'/);
     expect(m.requests.length).toBe(0);
   });
 });

@@ -353,6 +353,11 @@ export interface PromptPack {
    * §9 #6) and the prompt `calibrate --judge` rates. Absent: the first level's template is used.
    */
   task?: string;
+  /**
+   * Values of input fields a sample may leave out (e.g. the generic pack's answer-format sentence), used where its
+   * input has no such field. Every other placeholder the templates read (except `{pred}`) must be in the input.
+   */
+  inputs?: Record<string, string>;
   strategies: Record<string, PromptPackEntry>;
 }
 

@@ -39,15 +39,28 @@ export interface ScorerDecl extends CodeDecl {
 }
 
 /**
- * Prompt-pack entries a plugin adds to an existing dataset's pack (`packs` kind): `promptPack` (a path inside the
- * plugin root) holds `{ "strategies": { <strategy id>: PromptPackEntry } }`; the entries are merged into the pack of
- * `dataset`, and an entry for a strategy that pack (or another plugin's addition) already has is an error naming both
- * plugins.
+ * A `packs` contribution: prompt-pack entries a plugin adds, in one of two forms (schemas/plugin-manifest.schema.json
+ * #/$defs/pack; exactly one of `dataset` and `generic`):
+ * - `dataset`: `promptPack` (a path inside the plugin root) holds `{ "strategies": { <strategy id>: PromptPackEntry } }`;
+ *   the entries are merged into the pack of `dataset`, and an entry for a strategy that pack (or another plugin's
+ *   addition) already has is an error naming both plugins.
+ * - `generic: true`: `promptPack` is (part of) the generic prompt pack, which every dataset that names no `promptPack`
+ *   uses. It is a prompt pack whose `id` (default `generic`) and `cue` (default '') may be omitted. The generic packs of
+ *   all discovered plugins merge in discovery order: their `strategies` unite (an entry two of them give is an error
+ *   naming both plugins), `id` and `source` are the first one's, and `cue`, `system` and `task` come from the first one
+ *   that sets them (a later one that sets another value is an error). The core ships none: without a plugin giving one,
+ *   a dataset without a pack cannot be run (issue 26, item 2).
  */
 export interface PackDecl {
-  /** the contribution id: `<dataset>` (several plugins may extend the same dataset; their qualified ids differ) */
+  /**
+   * the contribution id: `<dataset>` for a dataset's additions (several plugins may extend the same dataset; their
+   * qualified ids differ), `generic` for a generic pack
+   */
   id: string;
-  dataset: string;
+  /** the dataset whose pack the entries extend (plain id, qualified id or alias); absent when `generic` */
+  dataset?: string;
+  /** true: the file is (part of) the generic prompt pack; absent when `dataset` is given */
+  generic?: true;
   promptPack: string;
   description?: string;
 }
@@ -61,7 +74,7 @@ export interface DatasetDecl {
   scorer: ScorerRef;
   /** HPI_Dataset: the penalty added to m for an unsolved sample (hpt.md §2.4). */
   hpiDataset: number;
-  /** prompt pack path relative to the plugin root; absent: the generic pack (`GENERIC_PACK_PATH`) */
+  /** prompt pack path relative to the plugin root; absent: the generic pack (the `packs` entries with `generic: true`) */
   promptPack?: string;
   /** generated datasets: the filters (`task`, `preset`, ... or `{name, description, values}`) `run` and `generate` accept */
   filters?: (string | FilterDecl)[];
@@ -114,7 +127,7 @@ export interface PluginManifest {
     selectors?: CodeDecl[];
     /** standalone metrics (`hpt-bench score <id>`): classes implementing `StandaloneMetric` */
     metrics?: CodeDecl[];
-    /** prompt-pack entries for existing datasets (the manifest has no `id`: it is the dataset's) */
+    /** prompt-pack entries for existing datasets, or parts of the generic pack (the manifest has no `id`: it is the dataset's, or `generic`) */
     packs?: Omit<PackDecl, 'id'>[];
     /** report views: the paper layouts of the plugin's datasets (`ReportViewDecl`, report.ts) */
     reports?: ReportViewDecl[];

@@ -6,7 +6,7 @@ const KINDS: ContributionKind[] = ['datasets', 'strategies', 'models', 'scorers'
 
 /** `hpt-bench list [kind]`: the contributions of every discovered plugin. */
 export default class List extends HptCommand {
-  static override summary = 'List datasets, strategies, models, scorers, ladders, selectors, standalone metrics, prompt-pack additions and report views contributed by plugins.';
+  static override summary = 'List datasets, strategies, models, scorers, ladders, selectors, standalone metrics, prompt-pack additions (and generic packs) and report views contributed by plugins.';
   static override examples = ['<%= config.bin %> list', '<%= config.bin %> list datasets --json', '<%= config.bin %> list ladders --plugin ./my-plugin'];
   static override args = {
     kind: Args.string({ description: 'only this kind', options: KINDS, required: false }),
@@ -19,7 +19,7 @@ export default class List extends HptCommand {
     const out: Record<string, unknown[]> = {};
     for (const kind of kinds) {
       out[kind] = registry.list(kind).map((c) => {
-        const d = c.decl as { description?: string; levels?: string[]; hpiDataset?: number; scorer?: unknown; kind?: string; aliases?: string[]; dataset?: string; environmentCheck?: string };
+        const d = c.decl as { description?: string; levels?: string[]; hpiDataset?: number; scorer?: unknown; kind?: string; aliases?: string[]; dataset?: string; generic?: boolean; environmentCheck?: string };
         return {
           id: c.id,
           qualifiedId: c.qualifiedId,
@@ -31,6 +31,7 @@ export default class List extends HptCommand {
           ...(d.aliases ? { aliases: d.aliases } : {}),
           ...(kind === 'datasets' ? datasetDetails(c as Contribution<'datasets'>, registry) : {}),
           ...(d.dataset ? { dataset: d.dataset } : {}),
+          ...(d.generic ? { generic: true } : {}),
           ...(d.environmentCheck ? { environmentCheck: d.environmentCheck } : {}),
         };
       });
@@ -44,7 +45,9 @@ export default class List extends HptCommand {
       for (const row of out[kind] as Record<string, unknown>[]) {
         const details = row.dataset
           ? `adds to the prompt pack of ${String(row.dataset)}`
-          : row.levels ? (row.levels as string[]).join(' > ') : row.hpiDataset !== undefined ? `scorer ${String(row.scorer)}, HPI_Dataset ${String(row.hpiDataset)}` : String(row.description ?? '');
+          : row.generic
+            ? 'generic prompt pack (datasets without a pack)'
+            : row.levels ? (row.levels as string[]).join(' > ') : row.hpiDataset !== undefined ? `scorer ${String(row.scorer)}, HPI_Dataset ${String(row.hpiDataset)}` : String(row.description ?? '');
         t.push([String(row.id), String(row.plugin), details.length > 70 ? `${details.slice(0, 67)}...` : details]);
       }
       this.log(t.toString());

@@ -7,7 +7,7 @@ import { fillTemplate, HptError, isModelCallError, type PromptPack, type Sample,
 import { forEachConcurrent } from '../exec/pool.js';
 import { createRngFactory } from '../run/rng.js';
 import { OutageBreaker } from '../exec/breaker.js';
-import { judgeCallContext, judgedKind, judgeEntry, judgeGold, judgeUserMessage, type JudgeClient, type JudgeLevel, type RuleScores } from './judge.js';
+import { judgeCallContext, judgeGold, judgeUserMessage, type JudgeClient, type JudgeLevel, type RuleScores } from './judge.js';
 
 /**
  * A computed HPI_Dataset (hpt.md §2.4 steps 3-4): `hpiDataset` = the mean over samples of each sample's mean of its four
@@ -162,13 +162,14 @@ export async function selectCalibrationSamples(load: () => AsyncIterable<Sample>
 
 /**
  * The template of a sample's plain task text, which `calibrate --judge` rates: the pack's `task`, else the first ladder
- * level's template (hpt.md §5.2 task texts; contracts `PromptPack.task`).
- * @throws HptError `E_PACK` when the pack has no `task` and the first level's entry is not a plain template.
+ * level's template — its pack entry when that entry is a lone `template` (no `steps`, no `knowledge`), or, without an
+ * entry, the level's own single-call template (hpt.md §5.2 task texts; contracts `PromptPack.task`).
+ * @throws HptError `E_PACK` when the pack has no `task` and the first level has no such template.
  */
 export function judgeTaskTemplate(pack: PromptPack, firstLevel: JudgeLevel | undefined, datasetId: string): string {
   if (pack.task !== undefined) return pack.task;
-  const entry = firstLevel ? judgeEntry(pack, firstLevel, datasetId) : undefined;
-  if (entry && judgedKind(entry) === 'template') return entry.template!;
+  const entry = firstLevel ? (pack.strategies[firstLevel.strategy] ?? (firstLevel.fallbackTemplate !== undefined ? { template: firstLevel.fallbackTemplate } : undefined)) : undefined;
+  if (entry?.template !== undefined && !entry.steps?.length && entry.knowledge === undefined) return entry.template;
   throw new HptError('E_PACK', `prompt pack '${pack.id}' (dataset ${datasetId}) has no 'task' text and its first level is not a single template; add a "task" template to the pack`);
 }
 

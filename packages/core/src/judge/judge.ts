@@ -1,18 +1,25 @@
 /**
- * LLM-as-a-judge (specs/hpt.md §5.3, §5.4, §9 #22): rate the prompt each HPF level builds for a sample
+ * LLM-as-a-judge (specs/hpt.md §5.3, §5.4, §9 #22): rate the prompt each ladder level builds for a sample
  * on the four HPT rules (§1.1), as the paper describes it — every item is judged with its level's own strategy and its
  * correct gold answer (none of the reference code's bugs: no level-4 loop-variable mix-up, no "always False" BoolQ gold).
  *
- * No chat wrapper and no answer cue are used anywhere in the judge pipeline: helper calls (chained steps,
- * knowledge generation) are one user message holding the filled template; the judge gets the code's system prompt and
- * one user message `<prompt>\nAnswer: <gold>\nMulti-step prompts: <k>`.
+ * The judge knows no strategy (issue 26, item 2): each level's prompt is obtained by running the level's strategy
+ * through the ladder engine against a recording model (`buildJudgedPrompt`). Its graded call is recorded, not
+ * executed, and is the judged prompt; its other calls (chained steps, knowledge generation, whatever the strategy
+ * makes) go to the helper model, and their answers flow back into the strategy.
+ *
+ * No chat wrapper and no answer cue are used anywhere in the judge pipeline: every call is one user message holding the
+ * strategy's filled template (`judgeAssembly`); the judge gets the code's system prompt and one user message
+ * `<prompt>\nAnswer: <gold>\nMulti-step prompts: <k>`.
  */
-import { type CallContext, type CallPurpose, fillTemplate, type GenerationSettings, HptError, isModelCallError, type Json, type Model, type ModelRequest, type ModelResponse, type PromptPack, type PromptPackEntry, type Sample, type Scorer } from '@hpt-bench/sdk';
+import { type CallContext, type CallPurpose, type GenerationSettings, HptError, isHptError, isModelCallError, type Json, type Model, type ModelRequest, type ModelResponse, type PromptPack, type Sample, type Scorer, type Strategy } from '@hpt-bench/sdk';
 import { OutageBreaker } from '../exec/breaker.js';
 import { forEachConcurrent } from '../exec/pool.js';
 import { cacheKey } from '../exec/cache-key.js';
 import { ModelClient } from '../exec/client.js';
 import type { CallCache } from '../store/cache.js';
+import { LadderEngine } from '../ladder/engine.js';
+import type { AssembledPrompt } from '../prompt/assemble.js';
 
 /**
  * The judge's system prompt, verbatim from the reference code (`prompt_complexity.py`; specs/hpt.md §5.3,
@@ -70,102 +77,120 @@ export function judgeUserMessage(prompt: string, gold: string, steps: string): s
   return `${prompt}\nAnswer: ${gold}\nMulti-step prompts: ${steps}`;
 }
 
-/** How a level's judged prompt is built: a template only (levels 1-3), a chain (`steps`), or knowledge + template. */
-export type JudgedKind = 'template' | 'steps' | 'knowledge';
-
-/** The kind of a prompt-pack entry as the judge reads it: `steps` first, then `knowledge`, then `template`. */
-export function judgedKind(entry: PromptPackEntry): JudgedKind | undefined {
-  if (entry.steps?.length) return 'steps';
-  if (entry.knowledge !== undefined) return 'knowledge';
-  if (entry.template !== undefined) return 'template';
-  return undefined;
-}
-
 /**
- * The "Multi-step prompts" value of an entry (hpt.md §5.4): `0` for a template-only entry, the number of executed chain
- * steps (`steps.length - 1`, so `3` for the HPT packs) for a chain, `1 (for external knowledge)` for knowledge + template.
- * @throws HptError `E_PACK` for an entry with none of `template`, `steps`, `knowledge`.
+ * The "Multi-step prompts" value of a judged prompt (hpt.md §5.4), from the helper calls its strategy made
+ * (`JudgeHelperCall`, repeated identical calls counted once): `0` without any; the number of calls that are not
+ * knowledge generation (chain steps: `3` for the HPT least-to-most chains); `<n> (for external knowledge)` for `n`
+ * knowledge calls (`1 (for external knowledge)` for generated knowledge); both joined by ` + ` when a strategy makes
+ * both kinds (an extension: the paper's levels make one kind).
  */
-export function judgeStepsLabel(entry: PromptPackEntry): string {
-  switch (judgedKind(entry)) {
-    case 'template':
-      return '0';
-    case 'steps':
-      return String(entry.steps!.length - 1);
-    case 'knowledge':
-      return '1 (for external knowledge)';
-    default:
-      throw new HptError('E_PACK', 'a prompt-pack entry needs a template, steps or knowledge for the judge to build a prompt');
-  }
+export function judgeStepsLabel(calls: readonly { purpose: CallPurpose }[]): string {
+  const knowledge = calls.filter((c) => c.purpose === 'knowledge').length;
+  const steps = calls.length - knowledge;
+  const parts = [...(steps ? [String(steps)] : []), ...(knowledge ? [`${knowledge} (for external knowledge)`] : [])];
+  return parts.length ? parts.join(' + ') : '0';
 }
 
-/** One helper call made to build a judged prompt: a chain step (`intermediate`) or the knowledge call, with its text. */
+/** The purpose of a helper call: any purpose a strategy gives a call but `graded` (e.g. `intermediate`, `knowledge`). */
+export type JudgeHelperPurpose = Exclude<CallPurpose, 'graded'>;
+
+/** One helper call made to build a judged prompt: a call of the strategy that is not graded, with its text. */
 export interface JudgeHelperCall {
-  purpose: 'intermediate' | 'knowledge';
-  /** 0-based index of the call within the level */
+  /** the purpose the strategy gave the call (`intermediate` for chain steps, `knowledge` for knowledge generation) */
+  purpose: JudgeHelperPurpose;
+  /** 0-based index of the call among the level's helper calls */
   seq: number;
-  /** the user message sent (the filled template; no wrapper, no cue) */
+  /** the user message sent (the strategy's filled template; no wrapper, no cue) */
   prompt: string;
   /** the helper model's completion */
   output: string;
 }
 
 /** Makes one helper call: `prompt` is the single user message; resolves to the completion text. */
-export type JudgeHelper = (prompt: string, call: { purpose: 'intermediate' | 'knowledge'; seq: number }) => Promise<string>;
+export type JudgeHelper = (prompt: string, call: { purpose: JudgeHelperPurpose; seq: number }) => Promise<string>;
 
 /**
  * A level's judged prompt for one sample.
- * - `prompt`: the filled prompt the judge rates (never executed);
- * - `steps`: the "Multi-step prompts" value (`judgeStepsLabel`);
+ * - `prompt`: the filled prompt the judge rates (the strategy's last graded call; never executed);
+ * - `steps`: the "Multi-step prompts" value (`judgeStepsLabel` of `helperCalls`);
  * - `helperCalls`: the helper calls made to build it, in order.
  */
 export interface JudgedPrompt {
-  kind: JudgedKind;
   prompt: string;
   steps: string;
   helperCalls: JudgeHelperCall[];
 }
 
 /**
- * Build the prompt a level is judged on (hpt.md §5.4 as the paper describes it, §9 #22):
- * - template only (levels 1-3): the filled template, not executed;
- * - `steps` (a chain): steps 1..k-1 run on the helper, each one user message = the filled step template with
- *   `{pred}` = the completion of the step its `pred` names ('' when null); the last step is filled with its own `pred`
- *   wiring and NOT executed — that filled last step is the judged prompt;
- * - `knowledge` (generated knowledge): one helper call with the filled knowledge template (no 3-candidate selection),
- *   then the filled `template` with `{pred}` = that knowledge (verbatim).
- * Placeholders are filled in one pass from `input` (`fillTemplate`).
- * @param input the sample's placeholder values.
- * @throws HptError `E_PACK` when the entry has none of template/steps/knowledge, or knowledge without a template;
- *   `E_TEMPLATE` when a placeholder has no value; whatever `helper` throws.
+ * How the judge pipeline assembles a strategy's call (hpt.md §5.4; `LadderSetup.assemble`): one user message holding
+ * the strategy's filled text, whatever the purpose — no chat wrapper, no answer cue, no system message.
  */
-export async function buildJudgedPrompt(entry: PromptPackEntry, input: Record<string, string>, helper: JudgeHelper): Promise<JudgedPrompt> {
-  const fill = (template: string, pred?: string) => fillTemplate(template, pred === undefined ? input : { ...input, pred });
+export function judgeAssembly(_purpose: CallPurpose, text: string): AssembledPrompt {
+  return { messages: [{ role: 'user', content: text }], promptText: text };
+}
+
+/**
+ * Build the prompt a level is judged on by running the level's strategy (hpt.md §5.4 as the paper describes it, §9 #22;
+ * issue 26, item 2): the strategy runs once through the ladder engine (`LadderEngine.runLevel`) on `sample` with `pack`,
+ * calls assembled by `judgeAssembly`, against a recording model:
+ * - a `graded` call is recorded and answered with an empty text, never executed; the last one is the judged prompt;
+ * - every other call goes to `helper` as its one user message, and the helper's text is the answer the strategy gets
+ *   (so a chain's `{pred}` wiring, or a knowledge text, is the strategy's own). A call with the same purpose and text
+ *   as an earlier one of the level (e.g. the repeated candidates of a best-of-n knowledge selection) is not sent
+ *   again: it gets the earlier answer, without logprobs, and counts once.
+ * The strategy runs with `compat: 'reference'`, so a helper's completion reaches later prompts exactly as the model
+ * returned it (no thinking-block split, no special-token clean-up), as the judge pipeline always used it.
+ * Placeholders are filled in one pass from the sample's input (`StrategyContext.fill`).
+ * @param seed the run seed in the calls' context.
+ * @throws HptError `E_PLUGIN` when the strategy makes no graded call; what the strategy throws (`E_PACK` for a pack
+ *   without the entry it needs, `E_TEMPLATE` when a placeholder has no value); whatever `helper` throws.
+ */
+export async function buildJudgedPrompt(level: JudgedLevel, sample: Sample, pack: PromptPack, helper: JudgeHelper, seed = 0): Promise<JudgedPrompt> {
   const helperCalls: JudgeHelperCall[] = [];
-  const kind = judgedKind(entry);
-  if (kind === 'steps') {
-    const steps = entry.steps!;
-    const outputs: string[] = [];
-    const predOf = (p: number | null) => (p === null ? '' : (outputs[p - 1] ?? ''));
-    for (let i = 0; i < steps.length - 1; i++) {
-      const step = steps[i]!;
-      const prompt = fill(step.template, predOf(step.pred));
-      const output = await helper(prompt, { purpose: 'intermediate', seq: i });
-      helperCalls.push({ purpose: 'intermediate', seq: i, prompt, output });
-      outputs.push(output);
-    }
-    const last = steps[steps.length - 1]!;
-    return { kind, prompt: fill(last.template, predOf(last.pred)), steps: judgeStepsLabel(entry), helperCalls };
-  }
-  if (kind === 'knowledge') {
-    if (entry.template === undefined) throw new HptError('E_PACK', "a prompt-pack entry with 'knowledge' needs a 'template' too");
-    const prompt = fill(entry.knowledge!);
-    const knowledge = await helper(prompt, { purpose: 'knowledge', seq: 0 });
-    helperCalls.push({ purpose: 'knowledge', seq: 0, prompt, output: knowledge });
-    return { kind, prompt: fill(entry.template, knowledge), steps: judgeStepsLabel(entry), helperCalls };
-  }
-  if (kind === 'template') return { kind, prompt: fill(entry.template!), steps: '0', helperCalls };
-  throw new HptError('E_PACK', 'a prompt-pack entry needs a template, steps or knowledge for the judge to build a prompt');
+  const answers = new Map<string, Promise<string>>();
+  let nextSeq = 0;
+  let graded: string | undefined;
+  const recorder: Model = {
+    id: 'judge-recorder',
+    generate: async (request: ModelRequest): Promise<ModelResponse> => {
+      const purpose = request.context?.purpose ?? 'graded';
+      const prompt = request.messages.map((m) => m.content).join('\n');
+      let text = '';
+      if (purpose === 'graded') graded = prompt;
+      else {
+        const key = `${purpose}\0${prompt}`;
+        let answer = answers.get(key);
+        if (answer === undefined) {
+          const call = { purpose, seq: nextSeq++ };
+          answer = helper(prompt, call).then((output) => {
+            helperCalls.push({ ...call, prompt, output });
+            return output;
+          });
+          answers.set(key, answer);
+        }
+        text = await answer;
+      }
+      return { text, usage: { promptTokens: 0, completionTokens: 0 }, finishReason: 'stop' };
+    },
+  };
+  const rung = { level: level.level, strategyId: level.strategy, strategy: level.instance };
+  const engine = new LadderEngine({
+    levels: [rung],
+    model: recorder,
+    knowledgeModel: recorder,
+    scorer: JUDGE_CONTEXT_SCORER,
+    scorerOptions: {},
+    pack,
+    hpiDataset: 0,
+    compat: 'reference',
+    generation: JUDGE_HELPER_GENERATION,
+    seed,
+    assemble: judgeAssembly,
+  });
+  await engine.runLevel(sample, rung);
+  if (graded === undefined) throw new HptError('E_PLUGIN', `strategy '${level.strategy}' (level ${level.level}) made no graded call, so the judge has no prompt to rate`);
+  helperCalls.sort((a, b) => a.seq - b.seq);
+  return { prompt: graded, steps: judgeStepsLabel(helperCalls), helperCalls };
 }
 
 const SCORE_KEYS = ['score1', 'score2', 'score3', 'score4'] as const;
@@ -446,27 +471,19 @@ export interface JudgeDatasetInput {
   samples: AsyncIterable<Sample> | Iterable<Sample>;
 }
 
-/** A ladder level to judge: 1-based level, strategy id, and the strategy's own template when the pack has no entry. */
+/**
+ * A ladder level as the judge names it: 1-based level, strategy id, and the strategy's own template when it is a
+ * declarative single-call strategy (`calibrate --judge` rates it when the pack has no task text; `judgeTaskTemplate`).
+ */
 export interface JudgeLevel {
   level: number;
   strategy: string;
   fallbackTemplate?: string;
 }
 
-/**
- * The prompt-pack entry the judge uses for `level` in `pack`: the pack's entry for the strategy, else
- * `{ template: fallbackTemplate }` (a declarative single-call strategy's own template).
- * @throws HptError `E_PACK` naming the pack, the dataset and the strategy when there is neither, or the entry is empty.
- */
-export function judgeEntry(pack: PromptPack, level: JudgeLevel, datasetId: string): PromptPackEntry {
-  const entry = pack.strategies[level.strategy] ?? (level.fallbackTemplate !== undefined ? { template: level.fallbackTemplate } : undefined);
-  if (!entry || !judgedKind(entry)) {
-    throw new HptError('E_PACK', `prompt pack '${pack.id}' (dataset ${datasetId}) has no template, steps or knowledge for strategy '${level.strategy}' (level ${level.level}), so the judge cannot build its prompt`);
-  }
-  if (judgedKind(entry) === 'knowledge' && entry.template === undefined) {
-    throw new HptError('E_PACK', `prompt pack '${pack.id}' (dataset ${datasetId}): strategy '${level.strategy}' has 'knowledge' but no 'template'`);
-  }
-  return entry;
+/** A ladder level the judge rates: a `JudgeLevel` and the strategy instance that builds its prompt (as a run builds it). */
+export interface JudgedLevel extends JudgeLevel {
+  instance: Strategy;
 }
 
 /**
@@ -493,8 +510,10 @@ export interface JudgeRecord {
 
 /**
  * Options of `runJudge`:
- * - `datasets`, `levels`: what to judge (every level for every item of every dataset);
- * - `judge`: the judge client; `helper`: the model of chained steps and knowledge (normally a `ModelClient`);
+ * - `datasets`, `levels`: what to judge (every level for every item of every dataset; each level with its strategy
+ *   instance, `judgeLadder`);
+ * - `judge`: the judge client; `helper`: the model of the strategies' other calls — chained steps, knowledge
+ *   (normally a `ModelClient`);
  * - `helperGeneration`: default `JUDGE_HELPER_GENERATION`;
  * - `concurrency`: items judged at once (≥ 1); the levels of one item run in order;
  * - `seed`: recorded in call contexts (part of the cache key of stochastic helper calls); default 0;
@@ -503,7 +522,7 @@ export interface JudgeRecord {
  */
 export interface RunJudgeOptions {
   datasets: JudgeDatasetInput[];
-  levels: JudgeLevel[];
+  levels: JudgedLevel[];
   judge: JudgeClient;
   helper: Model;
   helperGeneration?: GenerationSettings;
@@ -526,17 +545,20 @@ export interface JudgeRunResult {
 
 /**
  * Judge every level of `levels` on every item of `datasets` (hpt.md §5.4 as the paper describes it):
- * per item and level, `buildJudgedPrompt` (helper calls as single user messages at `helperGeneration`), then one
- * `judge.rate(judgeUserMessage(prompt, judgeGold(target), steps))`. Items run under bounded concurrency; results are
- * aggregated per level in input order (dataset order, then sample order), so the means do not depend on timing.
+ * per item and level, `buildJudgedPrompt` (the level's strategy run against a recording model; its helper calls as
+ * single user messages at `helperGeneration`), then one `judge.rate(judgeUserMessage(prompt, judgeGold(target),
+ * steps))`. Items run under bounded concurrency; results are aggregated per level in input order (dataset order, then
+ * sample order), so the means do not depend on timing.
+ * Before any model call, every level's strategy runs once on the first sample of each dataset with empty answers, so a
+ * level whose prompt cannot be built (a pack without the entry its strategy needs, a missing placeholder) fails first.
  * A rating whose model calls fail (a `ModelCallError` after retries) is reported via `onError` and skipped; when the
  * first `BREAKER_BEFORE_SUCCESS` ratings all fail that way, the error is rethrown (the endpoint is down: the run's
  * `OutageBreaker`, counting ratings; after a rating succeeded, failures are only counted and reported).
- * @throws HptError `E_PACK` (before any call) when a pack cannot give a level's prompt; `E_TEMPLATE` when a sample lacks
- *   a placeholder; any non-`ModelCallError` of the models (e.g. `E_AUTH`).
+ * @throws HptError (before any call) what a strategy throws when it cannot build a level's prompt (`E_PACK`,
+ *   `E_TEMPLATE`, `E_PLUGIN`; the message names the dataset, level and strategy); `E_TEMPLATE` when a later sample
+ *   lacks a placeholder; what a dataset's `load` throws; any non-`ModelCallError` of the models (e.g. `E_AUTH`).
  */
 export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult> {
-  const entries = options.datasets.map((d) => options.levels.map((l) => judgeEntry(d.pack, l, d.id)));
   const helperGeneration = options.helperGeneration ?? JUDGE_HELPER_GENERATION;
   const seed = options.seed ?? 0;
   const rows: (JudgeRow & { d: number; pos: number })[] = [];
@@ -545,26 +567,49 @@ export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult
   let ratings = 0;
   const breaker = new OutageBreaker(options.concurrency);
 
+  // the first sample of each dataset, read ahead: every level's prompt must be buildable before any call
+  const iterators = options.datasets.map((ds) => asyncSamples(ds.samples)[Symbol.asyncIterator]());
+  const firsts: IteratorResult<Sample>[] = [];
+  for (const it of iterators) firsts.push(await it.next());
+  for (const [d, first] of firsts.entries()) {
+    if (first.done) continue;
+    const dataset = options.datasets[d]!;
+    for (const level of options.levels) {
+      try {
+        await buildJudgedPrompt(level, first.value, dataset.pack, async () => '', seed);
+      } catch (e) {
+        if (!isHptError(e)) throw e;
+        throw new HptError(e.code, `dataset ${dataset.id}, level ${level.level} (${level.strategy}): the judge cannot build the level's prompt: ${e.message}`, { cause: e, ...(e.hint ? { hint: e.hint } : {}) });
+      }
+    }
+  }
+
   async function* stream(): AsyncGenerator<{ d: number; pos: number; sample: Sample }> {
-    for (const [d, ds] of options.datasets.entries()) {
+    for (const [d, it] of iterators.entries()) {
       let pos = 0;
-      for await (const sample of ds.samples) yield { d, pos: pos++, sample };
+      for (let r = firsts[d]!; !r.done; r = await it.next()) yield { d, pos: pos++, sample: r.value };
     }
   }
 
   await forEachConcurrent(stream(), options.concurrency, async ({ d, pos, sample }) => {
     const dataset = options.datasets[d]!;
     const gold = judgeGold(sample.target);
-    for (const [li, level] of options.levels.entries()) {
+    for (const level of options.levels) {
       const ctx = (purpose: CallPurpose, seq: number) => judgeCallContext(sample, level.level, level.strategy, purpose, seq, seed);
       const calls: JudgeHelperCall[] = [];
       let built: JudgedPrompt | undefined;
       try {
-        built = await buildJudgedPrompt(entries[d]![li]!, sample.input, async (prompt, call) => {
-          const r = await options.helper.generate({ ...helperGeneration, messages: [{ role: 'user', content: prompt }], context: ctx(call.purpose, call.seq) });
-          calls.push({ ...call, prompt, output: r.text });
-          return r.text;
-        });
+        built = await buildJudgedPrompt(
+          level,
+          sample,
+          dataset.pack,
+          async (prompt, call) => {
+            const r = await options.helper.generate({ ...helperGeneration, messages: [{ role: 'user', content: prompt }], context: ctx(call.purpose, call.seq) });
+            calls.push({ ...call, prompt, output: r.text });
+            return r.text;
+          },
+          seed,
+        );
         const reply = await options.judge.rate(judgeUserMessage(built.prompt, gold, built.steps), ctx('judge', built.helperCalls.length));
         breaker.success();
         rows.push({ d, pos, level: level.level, strategy: level.strategy, scores: reply.scores });
@@ -610,4 +655,9 @@ export async function runJudge(options: RunJudgeOptions): Promise<JudgeRunResult
   });
   rows.sort((a, b) => a.d - b.d || a.pos - b.pos || a.level - b.level);
   return { levels: aggregateJudge(options.levels, rows), items, errored };
+}
+
+/** `samples` as an async iterable (a dataset's stream, or an array). */
+async function* asyncSamples(samples: AsyncIterable<Sample> | Iterable<Sample>): AsyncGenerator<Sample> {
+  for await (const sample of samples) yield sample;
 }

@@ -1,5 +1,5 @@
 import { type AttemptRecord, type CallPurpose, type CallRecord, type CompatMode, fillTemplate, type GenerationSettings, type GradedOutput, type Json, type Model, type ModelResponse, type PromptPack, type Sample, type SampleResult, type Scorer, type Strategy, splitThinking, type StrategyContext, type StrategyOutput, type Usage, type Verdict } from '@hpt-bench/sdk';
-import { assemblePrompt } from '../prompt/assemble.js';
+import { type AssembledPrompt, assemblePrompt } from '../prompt/assemble.js';
 import { extractorMessages, isNoAnswer } from './extractor.js';
 
 /** One rung: its 1-based level and the strategy that runs it. */
@@ -29,6 +29,12 @@ export interface LadderSetup {
   compat: CompatMode;
   generation: GenerationSettings;
   seed: number;
+  /**
+   * How a call's messages are built from the strategy's text and cue. Default: `assemblePrompt` under `compat`, with
+   * the pack's `system` template (filled from the sample) on graded calls. The judge passes its own (judge/judge.ts
+   * `judgeAssembly`: one user message holding the text, no wrapper, no cue, no system message; hpt.md §5.4).
+   */
+  assemble?: (purpose: CallPurpose, text: string, cue: string) => AssembledPrompt;
 }
 
 /**
@@ -148,8 +154,9 @@ export class LadderEngine {
         s.scorer.extract?.(sample, { promptText: '', completion, cue: cue ?? s.pack.cue }, { compat: 'strict', options: s.scorerOptions }) ?? null,
       call: async (purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }) => {
         const model = purpose === 'knowledge' ? s.knowledgeModel : s.model;
-        const system = s.pack.system !== undefined ? fillTemplate(s.pack.system, sample.input) : undefined;
-        const { messages, promptText } = assemblePrompt(purpose, text, cue, s.compat, undefined, system);
+        const { messages, promptText } = s.assemble
+          ? s.assemble(purpose, text, cue)
+          : assemblePrompt(purpose, text, cue, s.compat, undefined, s.pack.system !== undefined ? fillTemplate(s.pack.system, sample.input) : undefined);
         const mySeq = seq++;
         const started = performance.now();
         const replicate = typeof sample.meta?.replicate === 'number' ? sample.meta.replicate : 0;

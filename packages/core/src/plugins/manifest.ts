@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { duplicateFilterNames } from './filters.js';
+import { packEntryId } from './registry.js';
 import { assertValid, HptError, jsonErrorReason, type PluginManifest, type PluginSource, readJsonText } from '@hpt-bench/sdk';
 
 const CODE_KINDS = ['datasets', 'strategies', 'models', 'scorers', 'selectors', 'ladders', 'metrics', 'packs', 'reports'] as const;
@@ -32,7 +33,7 @@ function declaredPaths(raw: unknown): { what: string; rel: string; mustExist: bo
     if (!Array.isArray(list)) continue;
     list.forEach((d, i) => {
       if (!isRecord(d)) return;
-      const name = typeof d.id === 'string' ? d.id : kind === 'packs' && typeof d.dataset === 'string' ? d.dataset : undefined;
+      const name = typeof d.id === 'string' ? d.id : kind === 'packs' ? packEntryId(d) : undefined;
       const who = `${SINGULAR[kind]} ${name !== undefined ? `'${name}'` : `#${i}`}`;
       if (typeof d.module === 'string') out.push({ what: `${who} module`, rel: d.module, mustExist: false });
       if (kind === 'packs' && typeof d.promptPack === 'string') out.push({ what: `${who} promptPack`, rel: d.promptPack, mustExist: true });
@@ -59,8 +60,8 @@ export function declaredIds(raw: unknown): Partial<Record<(typeof CODE_KINDS)[nu
     const ids: string[] = [];
     for (const d of list) {
       if (!isRecord(d)) continue;
-      if (typeof d.id === 'string') ids.push(d.id);
-      else if (kind === 'packs' && typeof d.dataset === 'string') ids.push(d.dataset);
+      const id = typeof d.id === 'string' ? d.id : kind === 'packs' ? packEntryId(d) : undefined;
+      if (id !== undefined) ids.push(id);
       if (kind === 'datasets' && Array.isArray(d.aliases)) ids.push(...d.aliases.filter((a): a is string => typeof a === 'string'));
     }
     if (ids.length) out[kind] = ids;

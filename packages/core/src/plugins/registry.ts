@@ -1,6 +1,18 @@
 import { distance } from 'fastest-levenshtein';
 import { HptError, type Contribution, type ContributionKind, type DatasetDecl, type DeclOf, type PluginSource } from '@hpt-bench/sdk';
 
+/** The contribution id of a generic `packs` entry (`{"generic": true, ...}`; schemas/plugin-manifest.schema.json #/$defs/pack). */
+export const GENERIC_PACK_ID = 'generic';
+
+/**
+ * The id of a `packs` entry, read tolerantly (the manifest entry has none of its own): the dataset it extends, or
+ * `GENERIC_PACK_ID` for a generic pack (`generic: true`); undefined when it has neither.
+ */
+export function packEntryId(d: Record<string, unknown>): string | undefined {
+  if (typeof d.dataset === 'string') return d.dataset;
+  return d.generic === true ? GENERIC_PACK_ID : undefined;
+}
+
 /**
  * An installed plugin that discovery left out because it could not be loaded (`discoverPlugins`): its package name
  * (or directory name), root, the reason (one line, no file contents) and, when its manifest could be read at all, the
@@ -68,8 +80,8 @@ export class Registry {
       const decls = (plugin.manifest.contributes[kind] ?? []) as DeclOf[typeof kind][];
       const list = this.byKind.get(kind) ?? [];
       for (const raw of decls) {
-        // a `packs` entry has no id of its own: it is the dataset it extends
-        const decl = kind === 'packs' && !('id' in raw) ? ({ ...(raw as object), id: (raw as unknown as { dataset: string }).dataset } as DeclOf[typeof kind]) : raw;
+        // a `packs` entry has no id of its own: it is the dataset it extends, or `generic` (a generic pack)
+        const decl = kind === 'packs' && !('id' in raw) ? ({ ...(raw as object), id: packEntryId(raw as unknown as Record<string, unknown>) } as DeclOf[typeof kind]) : raw;
         list.push({ kind, id: decl.id, qualifiedId: `${plugin.namespace}/${decl.id}`, plugin, decl });
       }
       this.byKind.set(kind, list);

@@ -375,7 +375,7 @@ export function sampleStream(prepared: PreparedRun, config: RunConfig, warn: (me
     compat: config.compat,
     filters: config.filters ?? {},
   });
-  return replicate(limitStream(prepared.genericPack ? mapStream(loaded, withGenericInput) : loaded, config.limit), replicatesOf(config));
+  return replicate(limitStream(prepared.genericPack ? mapStream(loaded, (sample) => withGenericInput(sample, prepared.pack)) : loaded, config.limit), replicatesOf(config));
 }
 
 /** `head`, then the rest of `rest` (a stream whose first item was taken to check it). */

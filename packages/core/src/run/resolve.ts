@@ -14,7 +14,7 @@ import { SingleCallStrategy } from '../ladder/single-call.js';
 import { checkFilters } from '../plugins/filters.js';
 import { instantiate } from '../plugins/host.js';
 import type { Registry } from '../plugins/registry.js';
-import { datasetPack, packAdditions } from '../prompt/pack.js';
+import { datasetPack, genericPackContributions, packAdditions } from '../prompt/pack.js';
 import { checkRunConfig, type RunConfig } from './config.js';
 
 /** Everything resolved for a run, before any sample is read. */
@@ -124,7 +124,8 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
   scorer.prepare?.({ compat: config.compat, options: scorerOptions });
 
   const scorerContribution = registry.get('scorers', scorerRef.id);
-  const contributions: Contribution[] = [dc, ...packAdditions(registry, dc), scorerContribution];
+  // the packs the run's prompts come from: the dataset's additions, and the generic pack's parts when it names none
+  const contributions: Contribution[] = [dc, ...(decl.promptPack ? [] : genericPackContributions(registry)), ...packAdditions(registry, dc), scorerContribution];
   const ladder = resolveLadder(registry, config.ladder);
   if (!config.ladder.endsWith('.json')) contributions.push(registry.get('ladders', config.ladder));
   const levels: LadderLevel[] = [];
@@ -134,7 +135,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     contributions.push(sc);
     const sdecl = sc.decl as StrategyDecl;
     if (typeof sdecl.template === 'string') strategyTemplates[sc.id] = sdecl.template;
-    const strategy: Strategy = sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : await instantiate<Strategy>(container, sc, ladder.options?.[sid] ?? {});
+    const strategy = await strategyOf(container, sc, ladder.options?.[sid] ?? {});
     levels.push({ level: i + 1, strategyId: sc.id, strategy });
   }
   const model = await resolveModel(registry, container, config.model, config.modelOptions);
@@ -173,6 +174,17 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     if (missing.length) throw new HptError('E_CONFIG', `the prices file has no price for ${missing.join(', ')} (give "input" and "output" USD per 1M tokens for every model of the run that calls an endpoint)`);
   }
   return { config, datasetId: dc.id, dataset, scanDataset, datasetDecl: decl, ladderIds: levels.map((l) => l.strategyId), levels, pack, model, knowledgeModel, ...(extractorModel ? { extractorModel } : {}), scorer, scorerOptions, hpiDataset, genericPack, ...(selector ? { selector } : {}), contributions, strategyTemplates };
+}
+
+/**
+ * The strategy instance of a ladder level, as a run builds it: a declarative `single-call` strategy becomes a
+ * `SingleCallStrategy` (with the manifest's fallback `template`), a code strategy is instantiated with `options` (the
+ * ladder's options for it) injected as `Tokens.Options`.
+ * @throws HptError `E_PLUGIN` for a module that does not load, `E_OPTIONS` for options its schema refuses.
+ */
+export async function strategyOf(container: DependencyContainer, sc: Contribution<'strategies'>, options: Record<string, Json>): Promise<Strategy> {
+  const sdecl = sc.decl as StrategyDecl;
+  return sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : instantiate<Strategy>(container, sc, options);
 }
 
 /** A logger that says nothing (the `scanDataset` instance's). */

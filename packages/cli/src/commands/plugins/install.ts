@@ -6,6 +6,7 @@ import * as Flags from '@oclif/core/flags';
 import {
   discoverPlugins,
   findNpmCli,
+  GENERIC_PACK_ID,
   HptError,
   isHptError,
   listInstallScripts,
@@ -212,12 +213,12 @@ function scriptLine(s: InstallScript): string {
   return `${s.package}${s.version ? `@${s.version}` : ''} ${s.event}: ${s.command}`;
 }
 
-/** The ids a plugin contributes, by kind (packs by the dataset they extend); kinds it does not contribute left out. */
+/** The ids a plugin contributes, by kind (packs by the dataset they extend, or `generic`); kinds it does not contribute left out. */
 function contributedIds(source: PluginSource): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const kind of KINDS) {
-    const list = (source.manifest.contributes[kind] ?? []) as { id?: string; dataset?: string }[];
-    const ids = list.map((d) => d.id ?? d.dataset ?? '').filter((id) => id !== '');
+    const list = (source.manifest.contributes[kind] ?? []) as { id?: string; dataset?: string; generic?: boolean }[];
+    const ids = list.map((d) => d.id ?? d.dataset ?? (d.generic ? GENERIC_PACK_ID : '')).filter((id) => id !== '');
     if (ids.length) out[kind] = ids;
   }
   return out;
