@@ -5,8 +5,10 @@
 // load ajv's ~86 CommonJS modules; with this module `hpt-bench run` never loads ajv's compiler (the generated code
 // requires only ajv's small runtime helpers, e.g. ucs2length, and ajv-formats' format functions).
 //
-// Covered: each schemas/*.schema.json, and every contribution `options` schema declared in the manifests of the bundled
-// plugins (the `hpt-bench` field of plugins/*/package.json, or the JSON file it names). A schema's key is the sha256
+// Covered: each schemas/*.schema.json, each bundled plugin's own schemas (plugins/*/schemas/*.schema.json, e.g. the
+// HiBench record schema, which the plugin's build writes before this script runs), and every contribution `options`
+// schema declared in the manifests of the bundled plugins (the `hpt-bench` field of plugins/*/package.json, or the JSON
+// file it names). A schema's key is the sha256
 // hex of `JSON.stringify(schema)` of the parsed schema, the same key packages/sdk/src/schema.ts computes: whitespace in
 // a file does not matter, and a schema edited after the build simply has no entry (it is compiled at runtime). The
 // module exports `{ [key]: validate }`; the validate functions behave exactly like `getAjv().compile(schema)` (same
@@ -42,6 +44,12 @@ for (const dir of readdirSync(pluginsDir).sort()) {
   let manifest = JSON.parse(readFileSync(pjPath, 'utf8'))['hpt-bench'];
   if (manifest === undefined) continue;
   if (typeof manifest === 'string') manifest = JSON.parse(readFileSync(join(pluginsDir, dir, manifest), 'utf8'));
+  const ownSchemas = join(pluginsDir, dir, 'schemas');
+  if (existsSync(ownSchemas)) {
+    for (const f of readdirSync(ownSchemas).filter((n) => n.endsWith('.schema.json')).sort()) {
+      found.push({ label: `plugins/${dir}/schemas/${f}`, schema: JSON.parse(readFileSync(join(ownSchemas, f), 'utf8')) });
+    }
+  }
   for (const [kind, decls] of Object.entries(manifest.contributes ?? {})) {
     for (const decl of Array.isArray(decls) ? decls : []) {
       // a contribution's own `options` is its options schema; a dataset's `scorer.options` are option values, not a schema

@@ -37,6 +37,9 @@ function shippedSchemas(): Map<string, object> {
   const out = new Map<string, object>();
   for (const f of readdirSync(join(ROOT, 'schemas')).filter((n) => n.endsWith('.schema.json')).sort()) out.set(f.replace('.schema.json', ''), readJson(join(ROOT, 'schemas', f)) as object);
   for (const [dir, manifest] of pluginManifests('plugins')) {
+    // a bundled plugin's own schemas (its build writes them, e.g. plugins/hibench/schemas/hibench-record.schema.json)
+    const own = join(ROOT, dir, 'schemas');
+    if (existsSync(own)) for (const f of readdirSync(own).filter((n) => n.endsWith('.schema.json')).sort()) out.set(`${dir}/schemas/${f.replace('.schema.json', '')}`, readJson(join(own, f)) as object);
     for (const [kind, decls] of Object.entries((manifest as { contributes: Record<string, { id: string; options?: object }[]> }).contributes)) {
       for (const d of decls) if (d.options) out.set(`${dir} ${kind}/${d.id} options`, d.options);
     }
@@ -127,9 +130,9 @@ beforeAll(async () => {
   const [manual, adaptive, ...generated] = results;
   valid.set('run-summary', [JSON.parse(manual!.stdout) as Json, JSON.parse(adaptive!.stdout) as Json]);
   valid.set('sample-record', [...jsonLines(readFileSync(join(dir, 'manual.jsonl'), 'utf8')).slice(0, 2), ...jsonLines(readFileSync(join(dir, 'adaptive.jsonl'), 'utf8')).slice(0, 1)]);
-  valid.set('hibench-record', generated.flatMap((g) => jsonLines(g.stdout)));
+  valid.set('plugins/hibench/schemas/hibench-record', generated.flatMap((g) => jsonLines(g.stdout)));
   valid.set('plugin-manifest', [...pluginManifests('plugins').values(), ...pluginManifests('test/fixtures').values()]);
-  valid.set('prompt-pack', [...jsonFiles('plugins/hpt-datasets/packs'), ...jsonFiles('packages/core/packs'), ...jsonFiles('test/fixtures/sixth-level-plugin/packs')]);
+  valid.set('prompt-pack', [...jsonFiles('plugins/hpt-datasets/packs'), ...jsonFiles('plugins/hpf-strategies/packs'), ...jsonFiles('test/fixtures/sixth-level-plugin/packs')]);
   valid.set('prices', [readJson(prices), { 'openai:gpt-4o-mini': { input: 0.15, output: 0.6 }, 'openai:gpt-4o': { input: 2.5, output: 10 } }]);
   valid.set('plugins/openai models/openai options', [{}, { baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY', timeoutMs: 30000, maxRetries: 0 }, { baseUrl: 'http://127.0.0.1:8080/v1' }]);
   valid.set('plugins/hpf-strategies strategies/generated-knowledge options', [{}, { candidates: 3 }, { candidates: 16 }]);
@@ -226,7 +229,7 @@ describe('precompiled schemas (scripts/precompile-schemas.mjs)', () => {
   });
 
   it('serves schemas/<name>.schema.json from the build', () => {
-    for (const name of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'hibench-record', 'eval-config']) {
+    for (const name of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'eval-config']) {
       expect(schemaValidator(name), name).toBe(precompiled[schemaKey(schemas.get(name)!)]);
     }
   });
@@ -273,7 +276,7 @@ describe('precompiled schemas (scripts/precompile-schemas.mjs)', () => {
       import { readFileSync } from 'node:fs';
       await import('reflect-metadata');
       const core = await import(${JSON.stringify(join(ROOT, 'packages/core/dist/index.js'))});
-      for (const n of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'hibench-record', 'eval-config']) core.schemaValidator(n);
+      for (const n of ['plugin-manifest', 'prompt-pack', 'prices', 'run-summary', 'sample-record', 'eval-config']) core.schemaValidator(n);
       const openai = JSON.parse(readFileSync(${JSON.stringify(join(ROOT, 'plugins/openai/package.json'))}, 'utf8'))['hpt-bench'].contributes.models[0].options;
       core.assertValidAgainst(openai, { baseUrl: 'https://example.com/v1' }, 'options');
       let threw = false;

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid } from '@hpt-bench/core';
+import { assertRecord } from '@hpt-bench/hibench';
 import { runCli } from '../helpers/cli.js';
 import { jsonLines, sha256File } from '../helpers/files.js';
 
@@ -29,7 +29,7 @@ describe('hpt-bench generate hibench/code-gen', () => {
     expect(sha(a)).toBe(sha(b));
     expect(sha(a)).not.toBe(sha(c));
     const recs = lines(readFileSync(a, 'utf8'));
-    for (const r of recs) assertValid('hibench-record', r, `record ${r.id as string}`);
+    for (const r of recs) assertRecord(r, `record ${r.id as string}`);
     expect(recs[0]).toMatchObject({ scenario: 'code-gen', preset: 'easy', language: 'python', seed: 3, matcher: { type: 'string', bigo: true } });
     expect(recs[0]!.code).toMatch(/^def solve\(n, m\):/m);
     expect(recs[0]!.target).toMatch(/^O\(.+\)$/);

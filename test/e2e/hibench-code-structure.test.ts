@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid } from '@hpt-bench/core';
+import { assertRecord } from '@hpt-bench/hibench';
 import { runCli, SHARED } from '../helpers/cli.js';
 import { jsonLines, sha256File } from '../helpers/files.js';
 
@@ -29,7 +29,7 @@ describe('hpt-bench generate hibench/code-structure', () => {
     expect((await runCli(['generate', 'hibench/code-structure', '--data', CODE, '--seed', '5', '--out', b])).code).toBe(0);
     expect(sha(a)).toBe(sha(b));
     const recs = lines(readFileSync(a, 'utf8'));
-    for (const r of recs) assertValid('hibench-record', r, `record ${r.id as string}`);
+    for (const r of recs) assertRecord(r, `record ${r.id as string}`);
     expect(recs[0]).toMatchObject({ scenario: 'code-structure', task: 'class_methods', language: 'python', preset: 'python', seed: 5 });
 
     const part = await runCli(['generate', 'hibench/code-structure', '--data', CODE, '--task', 'loop_depth', '--language', 'cpp', '--icl', 'zero', '--out', '-']);

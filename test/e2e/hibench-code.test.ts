@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid } from '@hpt-bench/core';
+import { assertRecord } from '@hpt-bench/hibench';
 import { ROOT, runCli, SHARED } from '../helpers/cli.js';
 import { jsonLines, sha256File } from '../helpers/files.js';
 
@@ -28,7 +28,7 @@ describe('hpt-bench generate hibench/code', () => {
     expect((await runCli(['generate', 'hibench/code', '--data', CODE, '--out', b])).code).toBe(0);
     expect(sha(a)).toBe(sha(b));
     const recs = lines(readFileSync(a, 'utf8'));
-    for (const r of recs) assertValid('hibench-record', r, `record ${r.id as string}`);
+    for (const r of recs) assertRecord(r, `record ${r.id as string}`);
     expect(recs[0]).toMatchObject({ scenario: 'code', language: 'python', preset: 'python', target: 'O(1)' });
     expect(typeof recs[0]!.code).toBe('string');
     const cpp = await runCli(['generate', 'hibench/code', '--data', CODE, '--language', 'cpp', '--task', 'TimeComplexity', '--icl', 'few', '--out', '-']);

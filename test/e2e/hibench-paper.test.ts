@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid } from '@hpt-bench/core';
+import { assertRecord } from '@hpt-bench/hibench';
 import { ROOT, SHARED, runCli } from '../helpers/cli.js';
 import { jsonLines, sha256File } from '../helpers/files.js';
 
@@ -40,7 +40,7 @@ describe('hpt-bench generate hibench/paper', () => {
     expect(sha(c)).not.toBe(sha(a));
     const records = lines(readFileSync(a, 'utf8'));
     for (const r of records) {
-      assertValid('hibench-record', r, `record ${r.id as string}`);
+      assertRecord(r, `record ${r.id as string}`);
       expect(r.scenario).toBe('paper');
       expect(typeof r.document).toBe('object');
     }

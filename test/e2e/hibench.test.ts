@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertValid, type Json } from '@hpt-bench/core';
+import type { Json } from '@hpt-bench/core';
+import { assertRecord } from '@hpt-bench/hibench';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { expectedRun, levelOf, levelOfRequest, questionOf, recordFor, rightAnswer } from '../helpers/generic-ladder.js';
@@ -39,7 +40,7 @@ describe('hpt-bench generate hibench/<scenario>', () => {
     const records = lines(readFileSync(a, 'utf8'));
     expect(records).toHaveLength(4968);
     expect(new Set(records.map((r) => r.id)).size).toBe(4968);
-    for (const r of records) assertValid('hibench-record', r, `record ${r.id as string}`);
+    for (const r of records) assertRecord(r, `record ${r.id as string}`);
   });
 
   it('applies filters and writes to stdout with --out -', async () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bigOEqual, bigOGroups, canonicalBigO, canonicalExpression } from '../../plugins/hibench/src/code/bigo.js';
+import { bigOEqual, bigOGroups, canonicalBigO, canonicalExpression } from '../../plugins/hibench/src/lib/program/bigo.js';
 
 const SHARED = new URL('../../../shared/data/hibench-code/code.jsonl', import.meta.url);
 

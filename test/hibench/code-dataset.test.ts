@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sample } from '@hpt-bench/sdk';
-import { COMPAT_EXAMPLES, STRICT_EXAMPLE_PROGRAMS } from '../../plugins/hibench/src/code/compat-examples.js';
-import { readCodeFolder, readCodeJsonl, readCodeSource } from '../../plugins/hibench/src/code/source.js';
+import { COMPAT_EXAMPLES, STRICT_EXAMPLE_PROGRAMS } from '../../plugins/hibench/src/lib/program/complexity.js';
+import { readCodeFolder, readCodeJsonl, readCodeSource } from '../../plugins/hibench/src/lib/program/source.js';
 import { generateCode, resolveCodeFilter } from '../../plugins/hibench/src/code/suite.js';
-import { CodeSyntax } from '../../plugins/hibench/src/code/syntax.js';
-import { CodeDataset, recordToSample } from '../../plugins/hibench/src/dataset.js';
+import { CodeSyntax } from '../../plugins/hibench/src/lib/program/syntax.js';
+import { recordToSample } from '../../plugins/hibench/src/dataset.js';
+import { CodeDataset } from '../../plugins/hibench/src/code/index.js';
 import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
 import { HierarchyScorer, renderAnswer } from '../../plugins/hibench/src/match/scorer.js';
 import type { MatcherSpec } from '../../plugins/hibench/src/types.js';

@@ -4,7 +4,7 @@
  * labels read under the strict big-O canonicaliser (../code/bigo.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalBigO } from '../../plugins/hibench/src/code/bigo.js';
+import { canonicalBigO } from '../../plugins/hibench/src/lib/program/bigo.js';
 import { add, analyse, bigOLabel, linear, logOf, mul, ONE, power, sqrtOf, type Construction, type Stmt } from '../../plugins/hibench/src/code-gen/construct.js';
 
 const L = bigOLabel;

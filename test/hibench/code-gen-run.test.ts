@@ -1,8 +1,8 @@
 /**
  * hibench/code-gen programs really run and really cost what their labels say (issue 15):
  * - a sample of 20 generated Python programs (all loop kinds, recursions and allocations among them) runs in the
- *   HumanEval sandbox (plugins/metrics/src/sandbox.ts) at small n, m, and the same programs compiled as C++ (when g++
- *   is installed) return the same values; so do all 300 programs of seeds 0 and 1 at tiny sizes;
+ *   HumanEval sandbox (`@hpt-bench/sandbox`, through the core's bound) at small n, m, and the same programs compiled
+ *   as C++ (when g++ is installed) return the same values; so do all 300 programs of seeds 0 and 1 at tiny sizes;
  * - the instrumented Python rendering counts exactly the steps of the independent step counter
  *   (test/helpers/code-gen-steps.ts) at several sizes, so every loop iterates as its kind says;
  * - at large sizes the step counts grow as the time label: the label fits them, while the label times n, m, log n or
@@ -15,11 +15,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runPython, sandboxIsolation } from '../../plugins/metrics/src/sandbox.js';
+import { sharedCodeSandbox } from '@hpt-bench/core';
 import { add, analyse, bigOLabel, evaluate, linear, logOf, mul, ONE, power, type Complexity, type Construction, type Stmt } from '../../plugins/hibench/src/code-gen/construct.js';
 import { CODE_GEN_PRESETS, drawProgram, type DrawnProgram } from '../../plugins/hibench/src/code-gen/generate.js';
 import { renderProgram } from '../../plugins/hibench/src/code-gen/program.js';
 import { constructionSteps, fitError, growthPoints } from '../helpers/code-gen-steps.js';
+
+/** The code sandbox a scorer receives (the core's: at most 8 programs at once). */
+const sandbox = sharedCodeSandbox();
+const runPython: typeof sandbox.run = (program, options) => sandbox.run(program, options);
+const sandboxIsolation: typeof sandbox.isolation = (options) => sandbox.isolation(options);
 
 /** The features of a construction (loop kinds, recursions, allocation sizes, appends). */
 function features(stmts: readonly Stmt[], out = new Set<string>()): Set<string> {

@@ -7,11 +7,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assertValid, type DatasetLoadOptions, type Sample } from '@hpt-bench/sdk';
-import { canonicalBigO } from '../../plugins/hibench/src/code/bigo.js';
-import { codeQueryFields } from '../../plugins/hibench/src/code/suite.js';
-import { CodeSyntax } from '../../plugins/hibench/src/code/syntax.js';
-import { CodeGenDataset } from '../../plugins/hibench/src/code-gen/dataset.js';
+import type { DatasetLoadOptions, Sample } from '@hpt-bench/sdk';
+import { assertRecord } from '../../plugins/hibench/src/record-schema.js';
+import { canonicalBigO } from '../../plugins/hibench/src/lib/program/bigo.js';
+import { codeQueryFields } from '../../plugins/hibench/src/lib/program/complexity.js';
+import { CodeSyntax } from '../../plugins/hibench/src/lib/program/syntax.js';
+import { CodeGenDataset } from '../../plugins/hibench/src/code-gen/index.js';
 import { drawProgram, PRESETS } from '../../plugins/hibench/src/code-gen/generate.js';
 import { CODE_GEN_PER_PRESET, generateCodeGen } from '../../plugins/hibench/src/code-gen/suite.js';
 import { configKey } from '../../plugins/hibench/src/dataset.js';
@@ -49,7 +50,7 @@ describe('hibench/code-gen records', () => {
       'code-gen/SpaceComplexity/easy/python/1/zero',
     ]);
     expect(new Set(recs.map((r) => r.id)).size).toBe(1800);
-    for (const r of recs) assertValid('hibench-record', r, r.id);
+    for (const r of recs) assertRecord(r, r.id);
     expect(recs.filter((r) => r.preset === 'hard' && r.language === 'cpp')).toHaveLength(300);
   });
 

@@ -8,10 +8,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { assertValid, type FilterDecl, type Json, type PluginManifest } from '@hpt-bench/sdk';
-import { readCodeJsonl, type CodeItem } from '../../plugins/hibench/src/code/source.js';
-import { CODE_LANGUAGES, type CodeSyntax } from '../../plugins/hibench/src/code/syntax.js';
-import { CodeStructureDataset, loadedCodeSyntax, preloadCodeStructure } from '../../plugins/hibench/src/code-structure/dataset.js';
+import type { FilterDecl, Json, PluginManifest } from '@hpt-bench/sdk';
+import { assertRecord } from '../../plugins/hibench/src/record-schema.js';
+import { readCodeJsonl, type CodeItem } from '../../plugins/hibench/src/lib/program/source.js';
+import { CODE_LANGUAGES, type CodeSyntax } from '../../plugins/hibench/src/lib/program/syntax.js';
+import { CodeStructureDataset, loadedCodeSyntax, preloadCodeStructure } from '../../plugins/hibench/src/code-structure/index.js';
 import {
   analyzeProgram,
   CODE_STRUCTURE_ICL_MODES,
@@ -130,7 +131,7 @@ describe('code-structure records', () => {
     expect(c.map((r) => r.id)).not.toEqual(a.map((r) => r.id));
     const only = gen({ seed: 7, filter: { tasks: ['enclosing_blocks'], languages: ['cpp'], icl: ['one'] } });
     expect(only.map((r) => JSON.stringify(r))).toEqual(a.filter((r) => r.task === 'enclosing_blocks' && r.language === 'cpp' && r.icl === 'one').map((r) => JSON.stringify(r)));
-    for (const r of a.slice(0, 60)) assertValid('hibench-record', r, r.id);
+    for (const r of a.slice(0, 60)) assertRecord(r, r.id);
   });
 
   it('wording: the toolkit Code style, line numbers with the line, the function with its line; Code system prompt; no separators', () => {
@@ -230,7 +231,7 @@ describe('CodeStructureDataset', () => {
 
   it('generate before preloadCodeStructure() is an E_CONFIG error naming the fix (a fresh module: nothing loaded)', async () => {
     vi.resetModules();
-    const fresh = await import('../../plugins/hibench/src/code-structure/dataset.js');
+    const fresh = await import('../../plugins/hibench/src/code-structure/index.js');
     expect(() => new fresh.CodeStructureDataset().generate({ seed: 0, compat: 'strict', filters: {}, data: CODE })).toThrow(/parsers are not loaded; `await preloadCodeStructure\(\)`/);
     await fresh.preloadCodeStructure();
     expect([...new fresh.CodeStructureDataset().generate({ seed: 0, compat: 'strict', filters: { task: ['loop_depth'], icl: ['zero'] }, data: CODE })]).toHaveLength(189);

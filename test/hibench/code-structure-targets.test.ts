@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Node } from 'web-tree-sitter';
-import { CodeSyntax, type CodeLanguage } from '../../plugins/hibench/src/code/syntax.js';
+import { CodeSyntax, type CodeLanguage } from '../../plugins/hibench/src/lib/program/syntax.js';
 import { blockLines, classMethods, enclosingBlocks, functionCallees, loopDepth, topLevelFunctions } from '../../plugins/hibench/src/code-structure/targets.js';
 
 let syntax: CodeSyntax;

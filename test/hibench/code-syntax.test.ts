@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeSyntax, grammarPath, type CodeLanguage } from '../../plugins/hibench/src/code/syntax.js';
+import { CodeSyntax, grammarPath, type CodeLanguage } from '../../plugins/hibench/src/lib/program/syntax.js';
 
 const SHARED = new URL('../../../shared/data/hibench-code/code.jsonl', import.meta.url);
 

@@ -12,7 +12,7 @@ import {
   valueSet,
   wrapNegativeBases,
 } from '../../plugins/hibench/src/formula/draw.js';
-import { evaluateExpr, isNumberToken, isOperator, parseExpression, tokenize } from '../../plugins/hibench/src/formula/notation.js';
+import { evaluateExpr, isNumberToken, isOperator, parseExpression, tokenize } from '../../plugins/hibench/src/lib/notation.js';
 import { rngFor } from '../../plugins/hibench/src/rng.js';
 
 /** Independent reference for Python's round(x, 2): exact binary value via BigInt, ties to even. */

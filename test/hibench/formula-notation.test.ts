@@ -10,7 +10,7 @@ import {
   toPostfix,
   toPrefix,
   type Expr,
-} from '../../plugins/hibench/src/formula/notation.js';
+} from '../../plugins/hibench/src/lib/notation.js';
 
 const tok = (s: string) => s.split(' ');
 const val = (text: string, n: 'infix' | 'prefix' | 'postfix' = 'infix') => {

@@ -5,7 +5,7 @@ import { isHptError } from '@hpt-bench/core';
 import { generateJson, JSON_PRESETS, JSON_TASK_GROUPS, JSON_TASKS } from '../../plugins/hibench/src/json/suite.js';
 import { JSON_COMPAT_EXAMPLES } from '../../plugins/hibench/src/json/compat-examples.js';
 import { jsonDumps, pyRepr } from '../../plugins/hibench/src/json/render.js';
-import { SYSTEM_PROMPTS } from '../../plugins/hibench/src/prompt.js';
+import { SYSTEM_PROMPTS } from '../../plugins/hibench/src/scenarios.js';
 import type { GenerateOptions, HibenchRecord, SuiteFilter } from '../../plugins/hibench/src/types.js';
 
 const run = (seed: number, compat: GenerateOptions['compat'] = 'strict', filter: SuiteFilter = {}): HibenchRecord[] => [...generateJson({ seed, compat, filter })];

@@ -8,16 +8,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isHptError, type Json } from '@hpt-bench/core';
 import { outlineReference, outlineTitles, paperFromJson, paperToJson, parsePaper, renderPlain, renderStructured, swappableSections } from '../../plugins/hibench/src/paper/document.js';
-import { answerF1, lcsLength, normalizeAnswer, outlineF1, outlineItems, paperScore, sectionNames, sectionSetMatch, tokenF1 } from '../../plugins/hibench/src/paper/metrics.js';
+import { answerF1, lcsLength, normalizeAnswer, outlineF1, outlineItems, paperScore, sectionNames, sectionSetMatch, tokenF1 } from '../../plugins/hibench/src/lib/answer-metrics.js';
 import { paperQuestions, qasperTree, readQasperPapers } from '../../plugins/hibench/src/paper/qasper.js';
 import { readPaperInput } from '../../plugins/hibench/src/paper/sources.js';
-import { paperContext, randomPaperAnswer } from '../../plugins/hibench/src/paper/random.js';
+import { paperContext, randomPaperAnswer } from '../../plugins/hibench/src/lib/answer-random.js';
 import { drawSwap, generatePaperRecords, PAPER_COMPAT_EXAMPLES, paperMatcher, resolvePaperFilter, toolkitPaperRecords, type PaperSource, type SwapReport } from '../../plugins/hibench/src/paper/suite.js';
 import { paperTaskText, readToolkitRecord, swapEvidence, PAPER_TASKS } from '../../plugins/hibench/src/paper/toolkit.js';
 import { matchAnswer } from '../../plugins/hibench/src/match/matchers.js';
 import { HierarchyPaperScorer } from '../../plugins/hibench/src/match/scorer.js';
-import { formatSentence, SYSTEM_PROMPTS } from '../../plugins/hibench/src/prompt.js';
-import { PaperDataset, QASPER_HUB, recordToSample } from '../../plugins/hibench/src/dataset.js';
+import { formatSentence } from '../../plugins/hibench/src/prompt.js';
+import { SYSTEM_PROMPTS } from '../../plugins/hibench/src/scenarios.js';
+import { recordToSample } from '../../plugins/hibench/src/dataset.js';
+import { PaperDataset, QASPER_HUB } from '../../plugins/hibench/src/paper/index.js';
+import { PAPER_PROMPT } from '../../plugins/hibench/src/paper/suite.js';
 import { SHARED, ROOT } from '../helpers/cli.js';
 import type { SuiteFilter } from '../../plugins/hibench/src/types.js';
 
@@ -335,7 +338,7 @@ describe('hierarchy-paper scorer: threshold, oracle answers, aggregation', () =>
     expect(res.meanScore).toBeCloseTo(1.8 / 3, 12);
     expect(res.hibench.tasks['paper/contextual_qa']).toBeCloseTo(1.8 / 3, 12);
     expect(res.hibench.dimensions['Textual Reasoning']).toBeCloseTo(1.8 / 3, 12);
-    expect(formatSentence('paper', '{"answer": "XXX"}')).toContain('}  and');
+    expect(formatSentence(PAPER_PROMPT, '{"answer": "XXX"}')).toContain('}  and');
   });
 });
 

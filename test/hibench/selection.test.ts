@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveFormulaFilter, generateFormula } from '../../plugins/hibench/src/formula/generate.js';
 import { generateJson, resolveJsonFilter } from '../../plugins/hibench/src/json/suite.js';
-import { generateMultipleTree } from '../../plugins/hibench/src/tree/multiple.js';
-import { resolveTreeFilter } from '../../plugins/hibench/src/tree/suite.js';
+import { generateMultipleTree, MULTIPLE_TREE } from '../../plugins/hibench/src/multiple-tree/index.js';
+import { resolveTreeFilter } from '../../plugins/hibench/src/lib/tree/suite.js';
 import { selects, type GenerateOptions, type Selection, type SuiteFilter } from '../../plugins/hibench/src/types.js';
 
 /** Records of the full suite that `selection` keeps, by id, and the ids the generator yields for `filter`. */
@@ -31,10 +31,10 @@ describe('filter selections (records read back with --data select what the gener
   });
 
   it('tree presets, representations and ICL modes; unknown values are rejected by the same resolver', () => {
-    const { selected, generated } = compare(generateMultipleTree, (f) => resolveTreeFilter('multiple-tree', f), { presets: ['hard-1'], representations: ['hierarchy'], icl: ['zero', 'one'], tasks: ['root', 'remove_node'] });
+    const { selected, generated } = compare(generateMultipleTree, (f) => resolveTreeFilter(MULTIPLE_TREE, f), { presets: ['hard-1'], representations: ['hierarchy'], icl: ['zero', 'one'], tasks: ['root', 'remove_node'] });
     expect(generated.length).toBe(36 * 2 * 2);
     expect(selected).toEqual(generated);
-    expect(() => resolveTreeFilter('multiple-tree', { semantics: ['normal'] })).toThrow(/--semantics applies to the json scenario only/);
+    expect(() => resolveTreeFilter(MULTIPLE_TREE, { semantics: ['normal'] })).toThrow(/--semantics applies to the json scenario only/);
     expect(() => resolveJsonFilter({ tasks: ['path'] })).toThrow(/unknown --task 'path'/);
   });
 });

@@ -9,12 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { CompatMode, Json } from '@hpt-bench/core';
-import { bigOEqual, canonicalBigO } from '../../plugins/hibench/src/code/bigo.js';
+import { bigOEqual, canonicalBigO } from '../../plugins/hibench/src/lib/program/bigo.js';
 import { recordToSample } from '../../plugins/hibench/src/dataset.js';
 import { matchAnswer, wholeNumber } from '../../plugins/hibench/src/match/matchers.js';
 import { HierarchyScorer } from '../../plugins/hibench/src/match/scorer.js';
-import { generateMultipleTree } from '../../plugins/hibench/src/tree/multiple.js';
-import { treeFromStructure } from '../../plugins/hibench/src/tree/tree.js';
+import { generateMultipleTree } from '../../plugins/hibench/src/multiple-tree/index.js';
+import { treeFromStructure } from '../../plugins/hibench/src/lib/tree/tree.js';
 import type { MatcherSpec } from '../../plugins/hibench/src/types.js';
 
 const ok = (output: string, target: Json, spec: MatcherSpec, compat: CompatMode = 'strict'): boolean => matchAnswer(output, target, spec, compat).correct;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { rngFor } from '../../plugins/hibench/src/rng.js';
-import { NO_EDGES, renderEdges, renderHierarchy, renderTree } from '../../plugins/hibench/src/tree/render.js';
+import { NO_EDGES, renderEdges, renderHierarchy, renderTree } from '../../plugins/hibench/src/lib/tree/render.js';
 import {
   addNode,
   admissibleNodeCounts,
@@ -31,8 +31,8 @@ import {
   tryMakeTree,
   type Side,
   type Tree,
-} from '../../plugins/hibench/src/tree/tree.js';
-import { nonIsomorphicTree } from '../../plugins/hibench/src/tree/tasks.js';
+} from '../../plugins/hibench/src/lib/tree/tree.js';
+import { nonIsomorphicTree } from '../../plugins/hibench/src/lib/tree/tasks.js';
 
 /** §3.7 multiple tree: 4: [1, 3], 1: [0, 2]. */
 const multi = (): Tree =>

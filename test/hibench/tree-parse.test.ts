@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { rngFor } from '../../plugins/hibench/src/rng.js';
-import { isNoEdges, parseStructure, structuresEqual } from '../../plugins/hibench/src/tree/parse.js';
-import { renderEdges, renderHierarchy } from '../../plugins/hibench/src/tree/render.js';
+import { isNoEdges, parseStructure, structuresEqual } from '../../plugins/hibench/src/lib/tree/parse.js';
+import { renderEdges, renderHierarchy } from '../../plugins/hibench/src/lib/tree/render.js';
 import {
   addNode,
   BINARY_PRESET_DEFS,
@@ -11,7 +11,7 @@ import {
   sampleStructures,
   treeToStructure,
   type Tree,
-} from '../../plugins/hibench/src/tree/tree.js';
+} from '../../plugins/hibench/src/lib/tree/tree.js';
 import type { Representation, TreeStructure } from '../../plugins/hibench/src/types.js';
 
 const MULTI = '   4\n    |-- 1\n    |   |-- 0\n    |   `-- 2\n    `-- 3';

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import { isHptError } from '@hpt-bench/core';
 import { rngFor } from '../../plugins/hibench/src/rng.js';
-import { BINARY_PRESETS, BINARY_TASKS, generateBinaryTree } from '../../plugins/hibench/src/tree/binary.js';
-import { COMPAT_EXAMPLES } from '../../plugins/hibench/src/tree/compat-examples.js';
-import { generateMultipleTree, MULTIPLE_PRESETS, MULTIPLE_TASKS } from '../../plugins/hibench/src/tree/multiple.js';
-import { parseStructure, structuresEqual } from '../../plugins/hibench/src/tree/parse.js';
-import { NO_EDGES, renderTree } from '../../plugins/hibench/src/tree/render.js';
-import { buildRecord, compatExemplars, drawTask, instantiateTask, OUTPUT_TEMPLATES } from '../../plugins/hibench/src/tree/tasks.js';
+import { BINARY_PRESETS, BINARY_TASKS, BINARY_TREE, generateBinaryTree } from '../../plugins/hibench/src/binary-tree/index.js';
+import { COMPAT_EXAMPLES } from '../../plugins/hibench/src/lib/tree/compat-examples.js';
+import { generateMultipleTree, MULTIPLE_PRESETS, MULTIPLE_TASKS, MULTIPLE_TREE } from '../../plugins/hibench/src/multiple-tree/index.js';
+import { parseStructure, structuresEqual } from '../../plugins/hibench/src/lib/tree/parse.js';
+import { NO_EDGES, renderTree } from '../../plugins/hibench/src/lib/tree/render.js';
+import { buildRecord, compatExemplars, drawTask, instantiateTask, OUTPUT_TEMPLATES } from '../../plugins/hibench/src/lib/tree/tasks.js';
 import {
   addNode,
   ancestorsOf,
@@ -33,7 +33,7 @@ import {
   treeFromStructure,
   treeToStructure,
   type Tree,
-} from '../../plugins/hibench/src/tree/tree.js';
+} from '../../plugins/hibench/src/lib/tree/tree.js';
 import type { GenerateOptions, HibenchRecord } from '../../plugins/hibench/src/types.js';
 
 const opts = (over: Partial<GenerateOptions> = {}): GenerateOptions => ({ seed: 6703, compat: 'strict', filter: {}, ...over });
@@ -88,7 +88,7 @@ describe('§3.7 fully assembled queries', () => {
   );
   const structure = treeToStructure(t);
   const base = {
-    scenario: 'multiple-tree' as const,
+    kind: MULTIPLE_TREE,
     task: 'leaf' as const,
     preset: 'easy',
     index: 0,
@@ -105,7 +105,7 @@ describe('§3.7 fully assembled queries', () => {
 
   it('zero-shot Leaf query (edge mode)', () => {
     for (const compat of ['strict', 'reference'] as const) {
-      const instance = instantiateTask('multiple-tree', 'leaf', t, { args: { node: 1 } }, 'edge', compat);
+      const instance = instantiateTask(MULTIPLE_TREE, 'leaf', t, { args: { node: 1 } }, 'edge', compat);
       const r = buildRecord({ ...base, icl: 'zero', compat, instance, exemplars: compatExemplars('leaf') });
       expect(r.system).toBe(
         'As an AI agent, you are tasked with performing hierarchical structure reasoning to assist in understanding and analyzing complex organizational frameworks.',
@@ -118,7 +118,7 @@ describe('§3.7 fully assembled queries', () => {
   });
 
   it('one-shot prefix with the toolkit example (compat)', () => {
-    const instance = instantiateTask('multiple-tree', 'leaf', t, { args: { node: 1 } }, 'edge', 'reference');
+    const instance = instantiateTask(MULTIPLE_TREE, 'leaf', t, { args: { node: 1 } }, 'edge', 'reference');
     const r = buildRecord({ ...base, icl: 'one', compat: 'reference', instance, exemplars: compatExemplars('leaf') });
     expect(r.prompt).toBe(
       'Here is one example.The input is Given the hierarchical structure 3 -> 2, 3 -> 1, 1 -> 0, please determine if the node 2 is a leaf node., the answer is true.' +
@@ -129,7 +129,7 @@ describe('§3.7 fully assembled queries', () => {
 
   it('question texts, targets and matchers of the §3.7 multiple tree', () => {
     const inst = (task: Parameters<typeof instantiateTask>[1], args: Record<string, unknown>, rep: 'edge' | 'hierarchy' = 'edge', compat: 'strict' | 'reference' = 'strict') =>
-      instantiateTask('multiple-tree', task, t, { args: args as never }, rep, compat);
+      instantiateTask(MULTIPLE_TREE, task, t, { args: args as never }, rep, compat);
     expect(inst('root', {}).target).toBe(4);
     expect(inst('root', {}).question).toBe('Given the hierarchical structure 4 -> 1, 1 -> 0, 1 -> 2, 4 -> 3, which node is the root?');
     expect(inst('all_ancestor', { node: 2 }).target).toEqual([1, 4]);
@@ -155,10 +155,10 @@ describe('§3.7 fully assembled queries', () => {
     expect(rem.matcher).toEqual({ type: 'structure', representation: 'edge', binary: false, empty: 'No edges' });
     expect(inst('remove_node', { node: 1 }, 'hierarchy').target).toBe('   4\n    |-- 3\n    |-- 0\n    `-- 2');
     const two = makeTree(7, new Map([[7, [2]]]));
-    expect(instantiateTask('multiple-tree', 'remove_node', two, { args: { node: 2 } }, 'edge', 'strict').target).toBe(NO_EDGES);
+    expect(instantiateTask(MULTIPLE_TREE, 'remove_node', two, { args: { node: 2 } }, 'edge', 'strict').target).toBe(NO_EDGES);
     // issue 25: the node left is recorded, the only bare node strict scoring accepts
-    expect(instantiateTask('multiple-tree', 'remove_node', two, { args: { node: 2 } }, 'edge', 'strict').matcher).toEqual({ type: 'structure', representation: 'edge', binary: false, empty: 'No edges', emptyNode: 7 });
-    expect(instantiateTask('multiple-tree', 'remove_node', two, { args: { node: 7 } }, 'hierarchy', 'strict').matcher.emptyNode).toBe(2);
+    expect(instantiateTask(MULTIPLE_TREE, 'remove_node', two, { args: { node: 2 } }, 'edge', 'strict').matcher).toEqual({ type: 'structure', representation: 'edge', binary: false, empty: 'No edges', emptyNode: 7 });
+    expect(instantiateTask(MULTIPLE_TREE, 'remove_node', two, { args: { node: 7 } }, 'hierarchy', 'strict').matcher.emptyNode).toBe(2);
   });
 
   it('binary questions on the §3.7 binary tree', () => {
@@ -175,7 +175,7 @@ describe('§3.7 fully assembled queries', () => {
       ] as const),
     );
     const inst = (task: Parameters<typeof instantiateTask>[1], rep: 'edge' | 'hierarchy', args: Record<string, unknown> = {}) =>
-      instantiateTask('binary-tree', task, b, { args: args as never }, rep, 'strict');
+      instantiateTask(BINARY_TREE, task, b, { args: args as never }, rep, 'strict');
     expect(inst('prefix_traversal', 'edge').target).toEqual([3, 2, 0, 1]);
     expect(inst('prefix_traversal', 'edge').matcher).toEqual({ type: 'list', sep: ',', ordered: true });
     expect(inst('infix_traversal', 'edge').target).toEqual([2, 0, 3, 1]);

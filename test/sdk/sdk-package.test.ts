@@ -4,7 +4,7 @@
  * the repository's top-level `schemas/` (the source of truth), and the engine reads them from the SDK.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_DIR } from '@hpt-bench/sdk';
@@ -29,6 +29,10 @@ describe('@hpt-bench/sdk package', () => {
     const names = readdirSync(join(ROOT, 'schemas')).filter((n) => n.endsWith('.schema.json')).sort();
     expect(readdirSync(join(SDK, 'schemas')).sort()).toEqual(names);
     for (const n of names) expect(readFileSync(join(SDK, 'schemas', n), 'utf8'), `${n}: run npm run build`).toBe(readFileSync(join(ROOT, 'schemas', n), 'utf8'));
+    // a plugin's own schemas (plugins/<name>/schemas/, e.g. the HiBench record schema) ship with the plugin, not the SDK
+    const pluginSchemas = readdirSync(join(ROOT, 'plugins')).flatMap((p) => (existsSync(join(ROOT, 'plugins', p, 'schemas')) ? readdirSync(join(ROOT, 'plugins', p, 'schemas')) : []));
+    expect(pluginSchemas.length).toBeGreaterThan(0);
+    for (const n of pluginSchemas) expect(names).not.toContain(n);
     expect(SCHEMA_DIR.replace(/\/$/, '')).toBe(join(SDK, 'schemas'));
   });
 });

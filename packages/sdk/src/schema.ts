@@ -13,8 +13,9 @@ export const SCHEMA_DIR = fileURLToPath(new URL('../schemas/', import.meta.url))
 
 /**
  * The module `scripts/precompile-schemas.mjs` writes at build time (`packages/sdk/dist/schemas.precompiled.cjs`,
- * generated, never committed): ajv standalone validators of every schema that ships in the repository (schemas/*.schema.json
- * and the bundled plugins' contribution `options` schemas), exported as `{ [schemaKey(schema)]: validate }`.
+ * generated, never committed): ajv standalone validators of every schema that ships in the repository (schemas/*.schema.json,
+ * the bundled plugins' own plugins/<name>/schemas/*.schema.json and their contribution `options` schemas), exported as
+ * `{ [schemaKey(schema)]: validate }`.
  * Resolved the same from `src/` (tests) and `dist/` (the CLI).
  */
 export const PRECOMPILED_SCHEMAS_FILE = fileURLToPath(new URL('../dist/schemas.precompiled.cjs', import.meta.url));

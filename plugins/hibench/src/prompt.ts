@@ -1,42 +1,39 @@
 /**
  * Common prompt assembly of every HiBench scenario (specs/hibench.md §2 and §5.1): system prompt, task text, answer
- * format sentence, ICL prefix.
+ * format sentence, ICL prefix. What differs between scenarios (the system prompt and the two separators) is the
+ * scenario's `PromptStyle` (its `prompt`, declared in its folder); nothing here knows a scenario.
  */
 import type { Json } from '@hpt-bench/sdk';
-import type { Exemplar, IclMode, Scenario } from './types.js';
+import type { Exemplar, IclMode } from './types.js';
 
-const CODE_SYSTEM = 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.';
-
-const HIERARCHY_SYSTEM =
-  'As an AI agent, you are tasked with performing hierarchical structure reasoning to assist in understanding and analyzing complex organizational frameworks.';
-
-/** The toolkit's system prompt per scenario (§2, exact strings). */
-export const SYSTEM_PROMPTS: Record<Scenario, string> = {
-  'binary-tree': HIERARCHY_SYSTEM,
-  'multiple-tree': HIERARCHY_SYSTEM,
-  json: HIERARCHY_SYSTEM,
-  formula: 'As an AI agent, you are tasked with performing mathematical reasoning to assist in solving complex mathematical problems.',
-  code: CODE_SYSTEM,
-  paper: 'As an AI agent, you are tasked with performing paper reasoning to assist in understanding and analyzing complex academic papers.',
-  // code-structure (README "Code structure") and code-gen (README "Code generator"): the Code scenario's system prompt
-  'code-structure': CODE_SYSTEM,
-  'code-gen': CODE_SYSTEM,
-};
-
-/** Binary and multiple tree are "fundamental" tree scenarios: newline separators, one space before "and" (§2). */
-function isTreeScenario(scenario: Scenario): boolean {
-  return scenario === 'binary-tree' || scenario === 'multiple-tree';
+/**
+ * How a scenario's queries are assembled (§2, the toolkit's strings):
+ * - `system`: the system prompt, exactly;
+ * - `separator`: what joins the ICL prefix, the task text and the answer-format sentence — a newline for the
+ *   "fundamental" scenarios (trees, JSON), nothing for the practical ones (Formula, Code, Paper);
+ * - `formatGap`: the whitespace before "and do not feedback" in the answer-format sentence — one space for the two tree
+ *   scenarios, two for the others.
+ * Example (JSON): `{ system: HIERARCHY_SYSTEM_PROMPT, separator: '\n', formatGap: '  ' }`.
+ */
+export interface PromptStyle {
+  readonly system: string;
+  readonly separator: '\n' | '';
+  readonly formatGap: ' ' | '  ';
 }
+
+/** The toolkit's system prompt of the hierarchical-structure scenarios (trees, JSON; §2, exact string). */
+export const HIERARCHY_SYSTEM_PROMPT =
+  'As an AI agent, you are tasked with performing hierarchical structure reasoning to assist in understanding and analyzing complex organizational frameworks.';
 
 /**
  * The answer-format sentence (§2): `Please return the answer in JSON format directly like <template> and do not
- * feedback the detailed process.` with one space before "and" for the tree scenarios and two for JSON and Formula
- * (the toolkit strings).
+ * feedback the detailed process.` with the style's `formatGap` before "and" (one space for the tree scenarios, two for
+ * the others: the toolkit strings).
+ * @param style the scenario's prompt style (only `formatGap` is used).
  * @param outputTemplate the task's output-format template, e.g. `{"answer": 1}, where 1 is the node ID,`.
  */
-export function formatSentence(scenario: Scenario, outputTemplate: string): string {
-  const gap = isTreeScenario(scenario) ? ' ' : '  ';
-  return `Please return the answer in JSON format directly like ${outputTemplate}${gap}and do not feedback the detailed process.`;
+export function formatSentence(style: Pick<PromptStyle, 'formatGap'>, outputTemplate: string): string {
+  return `Please return the answer in JSON format directly like ${outputTemplate}${style.formatGap}and do not feedback the detailed process.`;
 }
 
 /**
@@ -72,16 +69,15 @@ export interface AssembledQuery {
 }
 
 /**
- * Assemble the user message (§2): `[ICL prefix + sep1] + question + sep2 + format sentence`, where for the tree
- * scenarios (and JSON) sep2 is a newline and for Formula and Code nothing; sep1 (after the ICL prefix) is a newline for the
- * fundamental scenarios (trees, JSON) and nothing for Formula and Code.
+ * Assemble the user message (§2): `[ICL prefix + sep] + question + sep + format sentence`, where sep is the style's
+ * `separator` (a newline for the fundamental scenarios, trees and JSON; nothing for Formula, Code and Paper).
+ * @param style the scenario's prompt style.
  * @param question the filled task template, e.g. "Given the hierarchical structure 4 -> 1, ..., is node 1 a leaf node?"
+ * @throws RangeError from `iclPrefix` when there are fewer exemplars than the ICL mode needs.
  */
-export function assembleQuery(scenario: Scenario, question: string, outputTemplate: string, icl: IclMode, exemplars: readonly Exemplar[]): AssembledQuery {
-  // Formula and the other practical scenarios (Code, Paper) concatenate without separators (§2)
-  const fundamental = scenario !== 'formula' && scenario !== 'code' && scenario !== 'code-gen' && scenario !== 'paper' && scenario !== 'code-structure';
-  const sep = fundamental ? '\n' : '';
-  const format = formatSentence(scenario, outputTemplate);
+export function assembleQuery(style: PromptStyle, question: string, outputTemplate: string, icl: IclMode, exemplars: readonly Exemplar[]): AssembledQuery {
+  const sep = style.separator;
+  const format = formatSentence(style, outputTemplate);
   const prefix = iclPrefix(icl, exemplars);
   const prompt = (prefix ? prefix + sep : '') + question + sep + format;
   return { prompt, format, formatCot: formatSentenceCot(outputTemplate) };

@@ -7,9 +7,25 @@
  */
 import type { Json, ReportBar, ReportChart, ReportRun, ReportTable, ReportViewCode, ReportViewContext, SampleUnit, UnitEstimate } from '@hpt-bench/sdk';
 import { DIMENSIONS, dimensionOf } from './match/aggregate.js';
+import type { Scenario } from './scenario.js';
+import { SCENARIOS } from './scenarios.js';
 
-/** Difficulty presets of the generators in display order (tree `easy`..`hard-2`, JSON `small`..`large-2`; §2), then the Paper sources. */
-export const PRESET_ORDER: readonly string[] = ['easy', 'easy-balanced', 'easy-unbalanced', 'medium', 'medium-balanced', 'medium-unbalanced', 'medium-1', 'medium-2', 'hard', 'hard-balanced', 'hard-unbalanced', 'hard-1', 'hard-2', 'small', 'large-1', 'large-2', 'released', 'generated'];
+/**
+ * The report's preset order of `scenarios` (their `report.presets`, ./scenario.ts `ReportPreset`): the presets with a
+ * difficulty level first — easy, then medium, then hard — then those without one, each group in list order; a preset id
+ * declared twice keeps its first place.
+ */
+export function presetOrder(scenarios: readonly Scenario[]): string[] {
+  const declared = scenarios.flatMap((s) => s.report.presets ?? []);
+  const ordered = [...(['easy', 'medium', 'hard'] as const).flatMap((level) => declared.filter((p) => p.level === level)), ...declared.filter((p) => p.level === undefined)];
+  return [...new Set(ordered.map((p) => p.id))];
+}
+
+/**
+ * Presets in display order (the "HPI by preset" chart), from the scenario list (`presetOrder`): tree `easy`..`hard-2`,
+ * JSON `small`..`large-2`, then the Paper sources; presets not in it sort by name after them.
+ */
+export const PRESET_ORDER: readonly string[] = presetOrder(SCENARIOS);
 
 /** The leaderboard aggregate of a run's summary (`metrics.hibench` or `metrics.hibenchAll`, §4.5), fractions in [0, 1]. */
 export interface LeaderboardAggregate {
@@ -74,11 +90,11 @@ export function hibenchBreakdown(units: readonly SampleUnit[], estimate: Estimat
 export const NOT_RUN = 'not run';
 
 /**
- * Scenarios of this plugin beyond HiBench's six (§1.1): the code-structure questions and the generated Code programs.
- * The leaderboard shows them after Avg and never averages them into it, and the capability-dimension table leaves them
+ * Scenarios of this plugin beyond HiBench's six (§1.1; those whose `report.extension` is true), in list order. The
+ * leaderboard shows them after Avg and never averages them into it, and the capability-dimension table leaves them
  * out, so the overall and the five dimensions stay those of §4.5-4.6.
  */
-export const EXTENSION_SCENARIOS: readonly string[] = ['code-structure', 'code-gen'];
+export const EXTENSION_SCENARIOS: readonly string[] = SCENARIOS.filter((s) => s.report.extension === true).map((s) => s.name);
 
 function orderColumns(present: string[], order: readonly string[]): string[] {
   return [...order.filter((c) => present.includes(c)), ...present.filter((c) => !order.includes(c))];
@@ -118,9 +134,8 @@ export class HibenchReportView implements ReportViewCode {
     const notes: string[] = ['Accuracy (%) of zero-shot, non-nonsense queries (hibench.md §4.5 step 1) solved at some ladder level; task = mean of its configurations, scenario = mean of its tasks, Avg = mean of the scenarios.'];
     if (hidden) notes.push(`${hidden} older run(s) of the same model and scenario are not shown (the newest is).`);
     if (empty) notes.push(`${empty} run(s) have no zero-shot queries, so no leaderboard score (see metrics.hibenchAll in the JSON report).`);
-    if ([...perModel.values()].some((by) => by.has('paper'))) {
-      notes.push('Paper: the mean per-query score (hit rate in compat mode; answer-F1, outline LCS-F1 and section-set match in strict mode), whatever the solve threshold.');
-    }
+    // the scenarios' own notes (`report.note`), for those some model ran
+    for (const s of SCENARIOS) if (s.report.note !== undefined && [...perModel.values()].some((by) => by.has(s.name))) notes.push(s.report.note);
     const scenarios = orderColumns([...new Set([...perModel.values()].flatMap((m) => [...m.keys()]))], ctx.order);
     // the leaderboard always shows every scenario of the view (the six of §1.1), so a scenario a model did not run is
     // marked as such, and Avg (the overall score, §4.5: the mean of the six) is given only when all of them were run

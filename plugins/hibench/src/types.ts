@@ -1,16 +1,8 @@
 /**
- * Shared shapes of the HiBench generators and matchers (specs/hibench.md).
+ * Shared shapes of the HiBench generators and matchers (specs/hibench.md). The scenarios themselves are the folders
+ * registered in ./scenarios.ts (each a `Scenario`, ./scenario.ts); nothing here names one.
  */
 import type { CompatMode, Json } from '@hpt-bench/sdk';
-
-/**
- * The HiBench scenarios (specs/hibench.md §1.1): four generated ones, Code (records built from curated data: the LeetCode
- * solutions and their labels, `--data`), and Paper (curated QASPER papers, or the toolkit's released files; its
- * structure tasks are generated from the paper trees). Beyond the paper's six: `code-structure`, hierarchy questions
- * over the Code programs, targets from their tree-sitter trees (README "Code structure"); `code-gen`, seeded programs
- * whose complexity is known by construction, asked like Code (README "Code generator").
- */
-export type Scenario = 'binary-tree' | 'multiple-tree' | 'json' | 'formula' | 'code' | 'paper' | 'code-structure' | 'code-gen';
 
 /** Tree renderings (specs/hibench.md §3.0.1): an edge list or an ASCII text tree. */
 export type Representation = 'edge' | 'hierarchy';
@@ -47,9 +39,9 @@ export interface TreeStructure {
  *   `empty` is the literal for an edgeless result ("No edges"); `emptyNode` the one node left then (strict: the only
  *   bare node accepted besides the literal).
  * - `hit-rate`: recall of `sep`-separated reference items (Paper; fractional score); strict mode scores with `metric`
- *   instead when it is set (Paper, §7 rec. 18: `answer-f1`, `outline-f1`, `section-set`; paper/metrics.ts).
+ *   instead when it is set (Paper, §7 rec. 18: `answer-f1`, `outline-f1`, `section-set`; lib/answer-metrics.ts).
  * - `bigo` (with `string`, the Code scenario): compat = all whitespace removed from the raw output and target, then the
- *   toolkit's containment; strict = canonical big-O equality (../code/bigo.ts).
+ *   toolkit's containment; strict = canonical big-O equality (./lib/program/bigo.ts).
  */
 export interface MatcherSpec {
   type: 'number' | 'string' | 'list' | 'structure' | 'hit-rate';
@@ -96,7 +88,8 @@ export interface Exemplar {
  */
 export interface HibenchRecord<R extends string | null = Representation | null> {
   id: string;
-  scenario: Scenario;
+  /** the name of the scenario that made the record (`Scenario.name`; specs/hibench.md §1.1) */
+  scenario: string;
   task: string;
   preset: string;
   /** tree scenarios: `edge` / `hierarchy` (others null); Paper records (`PaperRecord`): `structured` / `plain` */
@@ -114,13 +107,15 @@ export interface HibenchRecord<R extends string | null = Representation | null> 
   seed: number;
   params: Record<string, Json>;
   args: Record<string, Json>;
+  // the fields below are scenario-specific: each is declared in the JSON Schema by the record part of the scenarios
+  // that write it (`Scenario.record`; the tree scenarios, JSON, Formula and the program scenarios)
   structure?: TreeStructure;
   /** Isomorphic task: the second structure. */
   structure2?: TreeStructure;
   formula?: { infix: string; prefix: string; postfix: string };
   document?: Json;
   semantics?: 'normal' | 'nonsense';
-  /** Code scenario: the program's language and text. */
+  /** the program scenarios (Code and those built on its programs): the program's language and text. */
   language?: 'python' | 'cpp';
   code?: string;
 }

@@ -9,7 +9,7 @@
  * (exponential, power, log power) compared lexicographically). Incomparable terms are all kept: `n + m` stays
  * `O(m + n)`, `n^2 + m` stays `O(m + n^2)`, but `n + n*m` is `O(m * n)` and `1 + log n` is `O(logn)`. Constants never
  * appear. The printed label (`bigOLabel`) follows the style of the curated Code labels (`O(nlogn)`, `O(m * n)`,
- * `O(n^2)`, `O(sqrt(n))`, `O(n * (logn)^2)`, `O(2^n)`) and reads under ../code/bigo.ts; equal expressions always
+ * `O(n^2)`, `O(sqrt(n))`, `O(n * (logn)^2)`, `O(2^n)`) and reads under ../lib/program/bigo.ts; equal expressions always
  * print the same text.
  */
 

@@ -9,7 +9,7 @@
  * every loop body and helper call and by the size of every top-level allocation, so `_steps[0]` grows as the time
  * label.
  */
-import type { CodeLanguage } from '../code/syntax.js';
+import type { CodeLanguage } from '../lib/program/syntax.js';
 import type { Bound, Construction, LoopKind, RecursionKind, Stmt } from './construct.js';
 
 /** The function a generated program defines and the test harness calls. */

@@ -2,15 +2,14 @@
  * The records of hibench/code-gen (issue 15; specs/hibench.md §3.5 for the prompts, §7 rec. 19 for the matcher):
  * `CODE_GEN_PER_PRESET` programs per preset, each rendered in Python and C++, × {SpaceComplexity, TimeComplexity} ×
  * {zero, one, few}-shot, in the order preset → program → language → task → ICL mode. The prompt texts are exactly
- * hibench/code's (../code/suite.ts `codeRecord`); the matcher is `{type: 'string', bigo: true}`; the target is the
+ * hibench/code's (../lib/program/complexity.ts `codeRecord`); the matcher is `{type: 'string', bigo: true}`; the target is the
  * construction's exact bound (./construct.ts). `preset` is the difficulty, `language` its own field and filter.
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { selectValues } from '../filter.js';
 import type { HibenchRecord, IclMode, Selection, SuiteFilter } from '../types.js';
-import { CODE_TASKS, type CodeTask } from '../code/compat-examples.js';
-import { CODE_ICL_MODES, codeRecord } from '../code/suite.js';
-import { CODE_LANGUAGES, type CodeLanguage } from '../code/syntax.js';
+import { CODE_ICL_MODES, CODE_TASKS, codeRecord, type CodeTask } from '../lib/program/complexity.js';
+import { CODE_LANGUAGES, type CodeLanguage } from '../lib/program/syntax.js';
 import { bigOLabel } from './construct.js';
 import { CODE_GEN_PRESETS, drawProgram, type CodeGenPreset, type DrawnProgram } from './generate.js';
 import { renderProgram } from './program.js';

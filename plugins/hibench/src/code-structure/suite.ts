@@ -8,10 +8,11 @@
  * `rngFor(seed, 'code-structure', <task>, <program id>)`, so filters never change them.
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
-import type { CodeItem } from '../code/source.js';
-import { CODE_LANGUAGES, type CodeLanguage, type CodeSyntax, type SyntaxReport } from '../code/syntax.js';
+import type { CodeItem } from '../lib/program/source.js';
+import { PROGRAM_PROMPT } from '../lib/program/complexity.js';
+import { CODE_LANGUAGES, type CodeLanguage, type CodeSyntax, type SyntaxReport } from '../lib/program/syntax.js';
 import { selectValues } from '../filter.js';
-import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
+import { answerJson, assembleQuery } from '../prompt.js';
 import { rngFor } from '../rng.js';
 import type { Exemplar, HibenchRecord, IclMode, MatcherSpec, Selection, SuiteFilter } from '../types.js';
 import { blockLines, classMethods, functionCallees, loopDepth, topLevelFunctions, type BlockLine, type ClassInfo, type FunctionInfo } from './targets.js';
@@ -292,7 +293,7 @@ export interface CodeStructureOptions {
  * `code-structure/<task>/<language>/<question_no>/<key>/<icl>`, preset = language.
  */
 export function buildCodeStructureRecord(item: CodeItem, task: CodeStructureTask, q: StructureQuestion, icl: IclMode, compat: CompatMode, seed: number, exemplars: Exemplar[]): HibenchRecord {
-  const assembled = assembleQuery('code-structure', q.question, q.template, icl, exemplars);
+  const assembled = assembleQuery(PROGRAM_PROMPT, q.question, q.template, icl, exemplars);
   const params: Record<string, Json> = { question_no: item.questionNo, source_id: item.id };
   if (item.source !== undefined) params.source = item.source;
   if (item.commit !== undefined) params.commit = item.commit;
@@ -304,7 +305,7 @@ export function buildCodeStructureRecord(item: CodeItem, task: CodeStructureTask
     representation: null,
     icl,
     compat,
-    system: SYSTEM_PROMPTS['code-structure'],
+    system: PROGRAM_PROMPT.system,
     prompt: assembled.prompt,
     question: q.question,
     format: assembled.format,

@@ -1,6 +1,6 @@
 /**
  * The targets of the `code-structure` task family (plugins/hibench/README.md "Code structure"), computed exactly from
- * the tree-sitter syntax tree of a program (../code/syntax.ts), never from the text by regular expressions:
+ * the tree-sitter syntax tree of a program (../lib/program/syntax.ts), never from the text by regular expressions:
  * - `classMethods`: the methods written in each class body, in source order;
  * - `topLevelFunctions`: the functions outside any class or function (programs without a class);
  * - `loopDepth`: the maximum nesting depth of loops;
@@ -9,7 +9,7 @@
  * Every function is pure over the tree (no state, no randomness) and throws only on a language it does not know.
  */
 import type { Node } from 'web-tree-sitter';
-import type { CodeLanguage } from '../code/syntax.js';
+import type { CodeLanguage } from '../lib/program/syntax.js';
 
 /** A class (Python `class`, C++ `class` / `struct` / `union` with a body) and the names of its methods. */
 export interface ClassInfo {

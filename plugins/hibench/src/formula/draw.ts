@@ -7,7 +7,7 @@ import type { CompatMode } from '@hpt-bench/sdk';
 import { evaluate } from 'mathjs';
 import type { Rng } from '../rng.js';
 import type { Notation } from '../types.js';
-import { evaluateExactInt, evaluateExpr, isNumberToken, isOperator, parseExpression, renderTokens, toInfix, toPostfix, toPrefix, type Expr } from './notation.js';
+import { evaluateExactInt, evaluateExpr, isNumberToken, isOperator, parseExpression, renderTokens, toInfix, toPostfix, toPrefix, type Expr } from '../lib/notation.js';
 
 /** A complexity level of one axis (§3.4 Table 9). */
 export type Level = 'easy' | 'medium' | 'hard';

@@ -5,14 +5,21 @@
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { selectValues } from '../filter.js';
-import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
+import { answerJson, assembleQuery, type PromptStyle } from '../prompt.js';
 import { rngFor, type Rng } from '../rng.js';
 import type { Exemplar, GenerateOptions, HibenchRecord, IclMode, MatcherSpec, Notation } from '../types.js';
 import { COMPAT_EXAMPLES } from './compat-examples.js';
 import { drawBaseFormula, LENGTHS, LEVELS, perturbFormula, SYMBOL_SETS, valueSet, type BaseFormula, type Level } from './draw.js';
-import { NOTATIONS, render } from './notation.js';
+import { NOTATIONS, render } from '../lib/notation.js';
 
 export * from './draw.js';
+
+/** The Formula scenario's prompt (§2, toolkit strings): its system prompt, no separators, two spaces before "and". */
+export const FORMULA_PROMPT: PromptStyle = {
+  system: 'As an AI agent, you are tasked with performing mathematical reasoning to assist in solving complex mathematical problems.',
+  separator: '',
+  formatGap: '  ',
+};
 
 /** The three Formula tasks (toolkit sub-task ids, §1.1). */
 export const FORMULA_TASKS = ['calculate', 'convert', 'equivalent'] as const;
@@ -192,7 +199,7 @@ export interface FormulaRecordInput {
  */
 export function formulaRecord(input: FormulaRecordInput): HibenchRecord {
   const { variant, cell, index, base, question, icl, seed, compat, exemplars } = input;
-  const q = assembleQuery('formula', question.question, FORMULA_TEMPLATES[variant.task].output, icl, exemplars);
+  const q = assembleQuery(FORMULA_PROMPT, question.question, FORMULA_TEMPLATES[variant.task].output, icl, exemplars);
   return {
     id: `formula/${variant.task}/${variant.name}/${cell.name}/${index}/${icl}`,
     scenario: 'formula',
@@ -201,7 +208,7 @@ export function formulaRecord(input: FormulaRecordInput): HibenchRecord {
     representation: null,
     icl,
     compat,
-    system: SYSTEM_PROMPTS.formula,
+    system: FORMULA_PROMPT.system,
     prompt: q.prompt,
     question: question.question,
     format: q.format,

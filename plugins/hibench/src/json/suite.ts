@@ -10,7 +10,7 @@
 import { HptError, type CompatMode } from '@hpt-bench/sdk';
 import { rngFor } from '../rng.js';
 import { selectValues } from '../filter.js';
-import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
+import { answerJson, assembleQuery, HIERARCHY_SYSTEM_PROMPT, type PromptStyle } from '../prompt.js';
 import type { Exemplar, GenerateOptions, HibenchRecord, IclMode, Selection, SuiteFilter } from '../types.js';
 import { JSON_COMPAT_EXAMPLES } from './compat-examples.js';
 import { buildDocument, generateDocumentPair, JSON_PRESET_PARAMS, type DocumentPair, type JsonPreset } from './document.js';
@@ -19,6 +19,9 @@ import { jsonDumps, pyRepr } from './render.js';
 
 export { JSON_TASKS, type JsonTask } from './qa.js';
 export { JSON_PRESET_PARAMS, type JsonPreset } from './document.js';
+
+/** The JSON scenario's prompt (§2): the hierarchical-structure system prompt, newline separators, two spaces before "and". */
+export const JSON_PROMPT: PromptStyle = { system: HIERARCHY_SYSTEM_PROMPT, separator: '\n', formatGap: '  ' };
 
 /** The preset ids in canonical order (§3.3 / paper Table 7); depth and width in {@link JSON_PRESET_PARAMS}. */
 export const JSON_PRESETS: readonly JsonPreset[] = ['small', 'medium-1', 'medium-2', 'large-1', 'large-2'];
@@ -125,7 +128,7 @@ function* records(
   icls: readonly IclMode[],
   semantics: readonly JsonSemantics[],
 ): Generator<HibenchRecord> {
-  const system = SYSTEM_PROMPTS.json;
+  const system = JSON_PROMPT.system;
   const strictExemplars = new Map<JsonTask, Record<JsonSemantics, Exemplar[]>>();
   const exemplarsFor = (task: JsonTask, sem: JsonSemantics): Exemplar[] => {
     if (compat === 'reference') return JSON_COMPAT_EXAMPLES[task].map((e) => ({ ...e }));
@@ -152,7 +155,7 @@ function* records(
           const r = renderQuestion(qs[qi]!, names);
           const question = taskText(documentText, r.text, compat);
           for (const icl of icls) {
-            const { prompt, format, formatCot } = assembleQuery('json', question, template, icl, exemplars);
+            const { prompt, format, formatCot } = assembleQuery(JSON_PROMPT, question, template, icl, exemplars);
             yield {
               id: `json/${task}/${preset}/${sem}/${qi}/${icl}`,
               scenario: 'json',

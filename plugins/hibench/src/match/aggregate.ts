@@ -3,58 +3,41 @@
  * overall, and the five capability dimensions (§1.3). All scores are fractions in [0, 1] (the paper prints
  * percentages: multiply by 100).
  */
-/** The five capability dimensions of §1.3 (paper Fig. 1a), in the paper's order. */
-export const DIMENSIONS = [
-  'Local Relationship Awareness',
-  'Global Structural Understanding',
-  'Structural Manipulation',
-  'Analytical Reasoning',
-  'Textual Reasoning',
-] as const;
+import { DIMENSIONS, type Dimension } from '../dimensions.js';
+import { SCENARIOS } from '../scenarios.js';
 
-/** One of the five capability dimensions (`DIMENSIONS`). */
-export type Dimension = (typeof DIMENSIONS)[number];
-
-const LRA: Dimension = 'Local Relationship Awareness';
-const GSU: Dimension = 'Global Structural Understanding';
-const SM: Dimension = 'Structural Manipulation';
-const AR: Dimension = 'Analytical Reasoning';
-const TR: Dimension = 'Textual Reasoning';
+export { DIMENSIONS, type Dimension } from '../dimensions.js';
 
 /**
- * Sub-task id → capability dimension, exactly the table of §1.3 (the toolkit's `analysis/capability.ipynb`);
- * `node_depth` covers both the Multiple-Tree and the JSON task. The one copy: the aggregation below and the report
+ * Sub-task id → capability dimension (§1.3, the toolkit's `analysis/capability.ipynb`): the union of the listed
+ * scenarios' `dimensions` (each scenario maps its own tasks, in its folder; a task id two scenarios share, e.g.
+ * `node_depth` of Multiple Tree and JSON, must have one dimension). The one copy: the aggregation below and the report
  * view (`report.ts`: breakdowns by dimension) use it. Look-ups go through `dimensionOf`, which ignores case, `-` and
  * `_` (so `all-ancestor` and `SpaceComplexity` / `space_complexity` resolve too).
+ * @throws Error at import when two scenarios map one task to two dimensions (the list is wrong).
  */
-export const CAPABILITY_DIMENSIONS: Readonly<Record<string, Dimension>> = {
-  all_ancestor: LRA, all_children: LRA, common_ancestor: LRA, node_depth: LRA, leaf: LRA, root: LRA, child_count: LRA,
-  node_attribute: LRA, path_down_to_up: LRA, path_up_to_down: LRA, shared_ancestor_same_level: LRA,
-  shared_ancestor_diff_level: LRA, path_between_nodes: LRA,
-  isomorphic: GSU, balance: GSU, prefix_traversal: GSU, infix_traversal: GSU, postfix_traversal: GSU,
-  traversal_order_verification: GSU, level_count: GSU, level_nodes: GSU,
-  add_node: SM, remove_node: SM, mirror_tree: SM,
-  calculate: AR, convert: AR, equivalent: AR, SpaceComplexity: AR, TimeComplexity: AR,
-  contextual_qa: TR, disordered_section: TR, outline_extraction: TR,
-  // code-structure (not in the paper's table; README "Code structure"): parent-child, ancestor-chain and call-edge
-  // questions are local relationships, the loop nesting depth a whole-program property
-  class_methods: LRA, enclosing_blocks: LRA, callees: LRA, loop_depth: GSU,
-};
+export const CAPABILITY_DIMENSIONS: Readonly<Record<string, Dimension>> = mergeDimensions();
+
+function mergeDimensions(): Record<string, Dimension> {
+  const out: Record<string, Dimension> = {};
+  for (const s of SCENARIOS) {
+    for (const [task, dim] of Object.entries(s.dimensions)) {
+      if (out[task] !== undefined && out[task] !== dim) throw new Error(`capability dimensions: ${s.name} maps ${task} to ${dim}, another scenario to ${out[task]}`);
+      out[task] = dim;
+    }
+  }
+  return out;
+}
 
 /**
  * Leaderboard task groups (§1.1 JSON row, §3.3): per scenario, sub-task id → the leaderboard column it is averaged
- * into. JSON "Path Finding" = the three path sub-types, "Nearest Ancestor" = the two shared-ancestor sub-types; every
- * other sub-task is its own column. Look-ups ignore case, `-` and `_` (see `taskGroupOf`).
+ * into, from the listed scenarios' `taskGroups` (e.g. JSON's "Path Finding" = its three path sub-types, "Nearest
+ * Ancestor" = its two shared-ancestor sub-types); every other sub-task is its own column. Look-ups ignore case, `-` and
+ * `_` (see `taskGroupOf`).
  */
-export const TASK_GROUPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  json: {
-    path_between_nodes: 'path_finding',
-    path_down_to_up: 'path_finding',
-    path_up_to_down: 'path_finding',
-    shared_ancestor_same_level: 'nearest_ancestor',
-    shared_ancestor_diff_level: 'nearest_ancestor',
-  },
-};
+export const TASK_GROUPS: Readonly<Record<string, Readonly<Record<string, string>>>> = Object.fromEntries(
+  SCENARIOS.filter((s) => s.taskGroups !== undefined).map((s) => [s.name, s.taskGroups!]),
+);
 
 function key(s: string): string {
   return s.toLowerCase().replace(/[-_\s]/g, '');

@@ -4,11 +4,11 @@
  * (../types.ts) and detailed on `matchAnswer`.
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
-import { bigOEqual } from '../code/bigo.js';
-import { parseExpression, exprEqual } from '../formula/notation.js';
+import { bigOEqual } from '../lib/program/bigo.js';
+import { parseExpression, exprEqual } from '../lib/notation.js';
 import { pyStr } from '../prompt.js';
-import { paperScore } from '../paper/metrics.js';
-import { isNoEdges, parseStructure, structuresEqual } from '../tree/parse.js';
+import { paperScore } from '../lib/answer-metrics.js';
+import { isNoEdges, parseStructure, structuresEqual } from '../lib/tree/parse.js';
 import type { MatcherSpec, Representation, TreeStructure } from '../types.js';
 import { extractAnswer, extractReference } from './extract.js';
 import { digitsOnly, refineString, removeWhitespace, strictNorm } from './normalize.js';
@@ -377,7 +377,7 @@ function strictStructure(extracted: string, target: Json, spec: MatcherSpec): bo
   return a !== null && structuresEqual(a, t, { binary });
 }
 
-/** Strict Paper scoring (§7 rec. 18): the strict (last) answer scored with `spec.metric` (paper/metrics.ts). */
+/** Strict Paper scoring (§7 rec. 18): the strict (last) answer scored with `spec.metric` (../lib/answer-metrics.ts). */
 function strictPaper(output: string, target: Json, spec: MatcherSpec & { metric: NonNullable<MatcherSpec['metric']> }): MatchResult {
   const extracted = extractAnswer(output, 'strict');
   if (extracted === null) return { correct: false, score: 0, extracted: null };

@@ -12,8 +12,9 @@ import {
   type Scorer,
   type Verdict,
 } from '@hpt-bench/sdk';
-import { randomPaperAnswer } from '../paper/random.js';
+import { randomPaperAnswer } from '../lib/answer-random.js';
 import { rngOf } from '../rng.js';
+import { SCENARIOS } from '../scenarios.js';
 import { answerJson, pyStr } from '../prompt.js';
 import type { MatcherSpec } from '../types.js';
 import { aggregateScores, type ScoreRow } from './aggregate.js';
@@ -153,8 +154,21 @@ export function renderAnswer(target: Json, spec?: Partial<MatcherSpec>): string 
 /** The random baseline's big-O answers (Code scenario). */
 const COMMON_BIGO = ['O(1)', 'O(logn)', 'O(n)', 'O(nlogn)', 'O(n^2)', 'O(2^n)'] as const;
 
-/** The error of a missing `--threshold` for a fractional strict score (Paper, like IWSLT and SamSum: never defaulted). */
-export const PAPER_THRESHOLD_REQUIRED = '--threshold is required for hibench/paper in strict mode (a sample is solved when its score reaches it, e.g. 0.5)';
+/**
+ * The error of a missing `--threshold` for a fractional strict score (like IWSLT and SamSum: never defaulted), naming
+ * the datasets whose manifest entry (`Scenario.manifest.scorer`) is `scorer`, e.g. `--threshold is required for
+ * hibench/<name> in strict mode (...)`; "this dataset" when no listed scenario uses it.
+ */
+export function thresholdRequiredMessage(scorer: string): string {
+  const datasets = SCENARIOS.filter((s) => (typeof s.manifest.scorer === 'string' ? s.manifest.scorer : s.manifest.scorer.id) === scorer).map((s) => `hibench/${s.name}`);
+  return `--threshold is required for ${datasets.length ? datasets.join(' and ') : 'this dataset'} in strict mode (a sample is solved when its score reaches it, e.g. 0.5)`;
+}
+
+/**
+ * The error of a missing `--threshold` for the strict fractional scores (answer-F1, outline F1, section-set match):
+ * `thresholdRequiredMessage` of the `hierarchy-paper` scorer, the one whose datasets have them.
+ */
+export const PAPER_THRESHOLD_REQUIRED = thresholdRequiredMessage('hierarchy-paper');
 
 /**
  * The `threshold` scorer option (a number, or numeric string, in [0, 1]) or undefined when absent.
@@ -231,7 +245,7 @@ export class HierarchyScorer implements Scorer {
    * A valid `{"answer": …}` with a random value of the target's kind (random baseline): boolean targets → true/false;
    * list matchers → the target items shuffled, truncated with probability 1/3 (a `none` target: "None" or one random
    * id); number matchers or numeric targets → an integer in [0, max(10, 2|t|)]; Paper tasks (hit-rate with a
-   * `metric`) → an answer drawn from the paper in the question, never from the reference (paper/random.ts); other
+   * `metric`) → an answer drawn from the paper in the question, never from the reference (../lib/answer-random.ts); other
    * hit-rate → one random reference piece; structure → one node id of the target; big-O (`bigo`, the Code scenario) → one of O(1), O(logn), O(n),
    * O(nlogn), O(n^2), O(2^n); other strings → a random `sample.meta.choices` entry when present, else a random integer
    * in [0, 10].
@@ -352,7 +366,7 @@ export class HierarchyStructureScorer extends HierarchyScorer {
 }
 
 /**
- * Scorer `hierarchy-paper` (hibench/paper): `HierarchyScorer` whose `prepare` requires `--threshold` in strict mode
+ * Scorer `hierarchy-paper` (the datasets with fractional strict scores): `HierarchyScorer` whose `prepare` requires `--threshold` in strict mode
  * (the strict Paper scores are fractional — answer-F1, outline F1 — and a sample is solved when its score reaches the
  * threshold, as for IWSLT and SamSum); in compat mode the threshold is optional (absent: solved iff hit rate = 1).
  */

@@ -6,7 +6,7 @@
  */
 import { HptError, type CompatMode, type Json } from '@hpt-bench/sdk';
 import { selectValues } from '../filter.js';
-import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
+import { answerJson, assembleQuery, type PromptStyle } from '../prompt.js';
 import { rngFor } from '../rng.js';
 import type { Exemplar, IclMode, MatcherSpec, PaperRecord, Selection, SuiteFilter } from '../types.js';
 import {
@@ -23,6 +23,13 @@ import type { PaperQuestion } from './qasper.js';
 import { pairIndices, paperTaskText, PAPER_OUTPUT_TEMPLATE, PAPER_TASKS, swapEvidence, type PaperTask, type ToolkitPaperRecord } from './toolkit.js';
 
 export { PAPER_TASKS, type PaperTask } from './toolkit.js';
+
+/** The Paper scenario's prompt (§2, toolkit strings): its system prompt, no separators, two spaces before "and". */
+export const PAPER_PROMPT: PromptStyle = {
+  system: 'As an AI agent, you are tasked with performing paper reasoning to assist in understanding and analyzing complex academic papers.',
+  separator: '',
+  formatGap: '  ',
+};
 
 /** Where a record comes from: the toolkit's files as released, or generated from a paper tree. */
 export const PAPER_PRESETS = ['released', 'generated'] as const;
@@ -155,7 +162,7 @@ interface RecordParts {
 
 function record(p: RecordParts): PaperRecord {
   const exemplars = p.compat === 'reference' ? PAPER_COMPAT_EXAMPLES[p.task].map((e) => ({ ...e })) : strictPaperExemplars(p.task, p.representation);
-  const { prompt, format, formatCot } = assembleQuery('paper', p.question, PAPER_OUTPUT_TEMPLATE, p.icl, exemplars);
+  const { prompt, format, formatCot } = assembleQuery(PAPER_PROMPT, p.question, PAPER_OUTPUT_TEMPLATE, p.icl, exemplars);
   return {
     id: p.id,
     scenario: 'paper',
@@ -164,7 +171,7 @@ function record(p: RecordParts): PaperRecord {
     representation: p.representation,
     icl: p.icl,
     compat: p.compat,
-    system: SYSTEM_PROMPTS.paper,
+    system: PAPER_PROMPT.system,
     prompt,
     question: p.question,
     format,

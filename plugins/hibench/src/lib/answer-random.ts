@@ -6,10 +6,11 @@
  * - `answer-f1` (contextual QA): a span of 1-8 consecutive words of the paper's text.
  * The paper is the text after the prompt's last `Context:` (the ICL examples come before it). Titles are read from the
  * `<<<…>>>` markers; a plain-representation paper has none, so its short lines (at most 60 characters, not ending with
- * a full stop) stand in for titles.
+ * a full stop) stand in for titles. Chosen by the matcher's `metric` (match/scorer.ts), so it lives outside the scenario
+ * folders.
  */
 import { rngOf } from '../rng.js';
-import type { PaperMetric } from './metrics.js';
+import type { PaperMetric } from './answer-metrics.js';
 
 const OPEN = /^<<<(?!\/)(.*)>>>$/;
 

@@ -1,18 +1,18 @@
 /**
- * The tasks of the Binary Tree (specs/hibench.md §3.1) and Multiple Tree (§3.2) scenarios: question texts and
- * output-format templates (toolkit strings), the random question arguments, reference answers (strict and compat,
- * §7 recs 1-5, 10, 20), matchers (§4.3), exemplars (§5.1) and the assembled record (§2).
+ * The tree tasks of HiBench (specs/hibench.md §3.1 Binary Tree, §3.2 Multiple Tree): question texts and output-format
+ * templates (toolkit strings), the random question arguments, reference answers (strict and compat, §7 recs 1-5, 10,
+ * 20), matchers (§4.3), exemplars (§5.1) and the assembled record (§2). Shared machinery: the tree scenarios (each a
+ * folder declaring its `TreeKind`) pick their tasks and presets from here; nothing here names a scenario.
  */
 import type { CompatMode, Json } from '@hpt-bench/sdk';
-import { answerJson, assembleQuery, SYSTEM_PROMPTS } from '../prompt.js';
-import { rngFor, type Rng } from '../rng.js';
-import type { Exemplar, HibenchRecord, IclMode, MatcherSpec, Representation, TreeStructure } from '../types.js';
+import { answerJson, assembleQuery, type PromptStyle } from '../../prompt.js';
+import { rngFor, type Rng } from '../../rng.js';
+import type { Exemplar, HibenchRecord, IclMode, MatcherSpec, Representation, TreeStructure } from '../../types.js';
 import { COMPAT_EXAMPLES } from './compat-examples.js';
 import { NO_EDGES, renderEdges, renderHierarchyLines, renderTree } from './render.js';
 import {
   addNode,
   ancestorsOf,
-  BINARY_PRESET_DEFS,
   canonicalForm,
   depthOf,
   descendantsOf,
@@ -25,17 +25,32 @@ import {
   makeTree,
   maxNodes,
   mirrorTree,
-  MULTIPLE_PRESET_DEFS,
   postorder,
   preorder,
   relabelTree,
   removeNode,
   treeToStructure,
   type Tree,
+  type TreePreset,
 } from './tree.js';
 
-/** The two tree scenarios. */
-export type TreeScenario = 'binary-tree' | 'multiple-tree';
+/**
+ * A tree scenario as the tree machinery sees it, declared by its folder:
+ * - `name`: the scenario's name (record ids and `scenario`, the first key of its random streams);
+ * - `binary`: binary trees (children have sides L/R; §3.1) or multi-trees (§3.2);
+ * - `tasks`: its task ids in stream order; `presets`: its presets in stream order (the first is the easy one the strict
+ *   exemplars are drawn from, §7 rec. 20);
+ * - `templatePrefix`: how its questions start, e.g. `Given the hierarchical structure` (toolkit string);
+ * - `prompt`: its system prompt and separators (§2).
+ */
+export interface TreeKind {
+  readonly name: string;
+  readonly binary: boolean;
+  readonly tasks: readonly TreeTask[];
+  readonly presets: readonly TreePreset[];
+  readonly templatePrefix: string;
+  readonly prompt: PromptStyle;
+}
 
 /** Binary Tree task ids (§1.1, toolkit sub-task ids), in stream order. */
 export const BINARY_TASKS = ['balance', 'prefix_traversal', 'infix_traversal', 'postfix_traversal', 'traversal_order_verification', 'mirror_tree'] as const;
@@ -53,11 +68,6 @@ export type TreeTask = BinaryTask | MultipleTask;
 /** The three binary traversal orders, as labelled in Traversal Order Verification (§3.1). */
 export const TRAVERSAL_ORDERS = ['preorder', 'inorder', 'postorder'] as const;
 type TraversalOrder = (typeof TRAVERSAL_ORDERS)[number];
-
-const TEMPLATE_PREFIX: Record<TreeScenario, string> = {
-  'binary-tree': 'Given the binary tree-liked hierarchical structure',
-  'multiple-tree': 'Given the hierarchical structure',
-};
 
 /** The output-format templates (§3.1, §3.2 tables; toolkit strings, trailing commas included). */
 export const OUTPUT_TEMPLATES: Record<TreeTask, string> = {
@@ -87,9 +97,9 @@ export const NONE = 'None';
 /** The placeholder the toolkit leaves in the compat isomorphic prompt (§3.2 bug note). */
 export const COMPAT_ISOMORPHIC_PLACEHOLDER = '<STRUCTURE_#0>';
 
-/** The task list of a scenario. */
-export function tasksOf(scenario: TreeScenario): readonly TreeTask[] {
-  return scenario === 'binary-tree' ? BINARY_TASKS : MULTIPLE_TASKS;
+/** The task list of a tree scenario (`kind.tasks`). */
+export function tasksOf(kind: TreeKind): readonly TreeTask[] {
+  return kind.tasks;
 }
 
 /**
@@ -105,7 +115,8 @@ export interface TaskDraw {
 
 /** What {@link drawTask} needs to know about the structure. */
 export interface DrawContext {
-  scenario: TreeScenario;
+  /** the scenario's name (the draw itself does not depend on it) */
+  scenario: string;
   task: TreeTask;
   tree: Tree;
   /** the preset's max out-degree D (isomorphic negatives are drawn with the same N, M, D) */
@@ -255,16 +266,16 @@ const num = (args: Record<string, Json>, key: string): number => args[key] as nu
  * rendered structure in the input representation (mirror, add, remove; "No edges" when no edge is left).
  * @throws RangeError when the arguments do not fit the tree (unknown node) or a binary task gets a multi-tree.
  */
-export function instantiateTask(scenario: TreeScenario, task: TreeTask, tree: Tree, draw: TaskDraw, representation: Representation, compat: CompatMode): TaskInstance {
+export function instantiateTask(kind: TreeKind, task: TreeTask, tree: Tree, draw: TaskDraw, representation: Representation, compat: CompatMode): TaskInstance {
   const { args } = draw;
   const structure = renderTree(tree, representation);
-  const binary = scenario === 'binary-tree';
+  const binary = kind.binary;
   const listOrNone = (xs: number[]): Json => (xs.length ? xs : NONE);
   let question: string;
   let target: Json;
   let matcher: MatcherSpec = { type: 'string' };
   let structure2: TreeStructure | undefined;
-  let head = `${TEMPLATE_PREFIX[scenario]} ${structure}`;
+  let head = `${kind.templatePrefix} ${structure}`;
   switch (task) {
     case 'balance':
       question = 'determine whether it is a balanced tree?';
@@ -326,7 +337,7 @@ export function instantiateTask(scenario: TreeScenario, task: TreeTask, tree: Tr
       question = `and another hierarchical structure: ${text}, please decide whether the given two structure are isomorphic or not.`;
       target = args['isomorphic'] as boolean;
       structure2 = treeToStructure(second);
-      if (compat === 'reference') head = `${TEMPLATE_PREFIX[scenario]} ${COMPAT_ISOMORPHIC_PLACEHOLDER}`;
+      if (compat === 'reference') head = `${kind.templatePrefix} ${COMPAT_ISOMORPHIC_PLACEHOLDER}`;
       break;
     }
     case 'remove_node': {
@@ -355,20 +366,21 @@ export function instantiateTask(scenario: TreeScenario, task: TreeTask, tree: Tr
   return out;
 }
 
-/** The easy preset of a scenario (strict exemplars are drawn there, §7 rec. 20). */
-function easyPreset(scenario: TreeScenario): { levels: readonly number[]; degrees: readonly number[] } {
-  return scenario === 'binary-tree' ? BINARY_PRESET_DEFS[0]! : MULTIPLE_PRESET_DEFS[0]!;
+/** The easy preset of a scenario, its first (strict exemplars are drawn there, §7 rec. 20). */
+function easyPreset(kind: TreeKind): { levels: readonly number[]; degrees: readonly number[] } {
+  return kind.presets[0]!;
 }
 
 /**
  * Strict ICL exemplars (§7 rec. 20): three questions of the same task and representation on random easy-preset trees
- * (binary: balanced or not at random), fixed per (seed, task, representation) via `rngFor(seed, scenario, 'exemplar',
+ * (binary: balanced or not at random), fixed per (seed, task, representation) via `rngFor(seed, kind.name, 'exemplar',
  * task, i)` (keys distinct from the suite's). `input` = the filled task text (no format sentence), `answer` =
  * `{"answer": ...}` JSON of the strict target.
  */
-export function strictExemplars(seed: number, scenario: TreeScenario, task: TreeTask, representation: Representation): Exemplar[] {
-  const easy = easyPreset(scenario);
-  const binary = scenario === 'binary-tree';
+export function strictExemplars(seed: number, kind: TreeKind, task: TreeTask, representation: Representation): Exemplar[] {
+  const easy = easyPreset(kind);
+  const binary = kind.binary;
+  const scenario = kind.name;
   const out: Exemplar[] = [];
   for (let i = 0; i < 3; i++) {
     const rng = rngFor(seed, scenario, 'exemplar', task, i);
@@ -377,7 +389,7 @@ export function strictExemplars(seed: number, scenario: TreeScenario, task: Tree
     const nodes = rng.int(levels, maxNodes(levels, degree));
     const tree = generateTree({ nodes, levels, degree, balanced: binary && rng.bool(), binary }, rng);
     const draw = drawTask({ scenario, task, tree, degree, compat: 'strict' }, rngFor(seed, scenario, 'exemplar', task, i, 'question'));
-    const inst = instantiateTask(scenario, task, tree, draw, representation, 'strict');
+    const inst = instantiateTask(kind, task, tree, draw, representation, 'strict');
     out.push({ input: inst.question, answer: answerJson(inst.target) });
   }
   return out;
@@ -390,7 +402,7 @@ export function compatExemplars(task: TreeTask): Exemplar[] {
 
 /** Everything {@link buildRecord} needs for one query. */
 export interface RecordInput {
-  scenario: TreeScenario;
+  kind: TreeKind;
   task: TreeTask;
   /** preset id, e.g. "easy" or "easy-balanced" */
   preset: string;
@@ -414,17 +426,17 @@ export interface RecordInput {
  * user prompt = [ICL prefix + "\n"] + question + "\n" + format sentence, plus target, matcher and parameters.
  */
 export function buildRecord(input: RecordInput): HibenchRecord {
-  const { scenario, task, preset, index, representation, icl, compat, instance } = input;
-  const q = assembleQuery(scenario, instance.question, instance.outputTemplate, icl, input.exemplars);
+  const { kind, task, preset, index, representation, icl, compat, instance } = input;
+  const q = assembleQuery(kind.prompt, instance.question, instance.outputTemplate, icl, input.exemplars);
   const record: HibenchRecord = {
-    id: `${scenario}/${task}/${preset}/${index}/${representation}/${icl}`,
-    scenario,
+    id: `${kind.name}/${task}/${preset}/${index}/${representation}/${icl}`,
+    scenario: kind.name,
     task,
     preset,
     representation,
     icl,
     compat,
-    system: SYSTEM_PROMPTS[scenario],
+    system: kind.prompt.system,
     prompt: q.prompt,
     question: instance.question,
     format: q.format,

@@ -9,7 +9,7 @@
  * the others; the remaining question texts follow the toolkit's `config/prompt.yaml` (latest indexed version,
  * commit 19975a8) as summarised there.
  */
-import type { Exemplar } from '../types.js';
+import type { Exemplar } from '../../types.js';
 
 const M = 'Given the hierarchical structure';
 const B = 'Given the binary tree-liked hierarchical structure';

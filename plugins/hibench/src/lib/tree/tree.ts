@@ -4,9 +4,9 @@
  * generator; the per-preset (N, M, D) sampling; and every algorithm the questions need (traversals, AVL balance,
  * mirror, ancestors, descendants, LCA, depth, height, add/remove node, AHU canonical form).
  */
-import type { Rng } from '../rng.js';
-import { rngFor } from '../rng.js';
-import type { TreeStructure } from '../types.js';
+import type { Rng } from '../../rng.js';
+import { rngFor } from '../../rng.js';
+import type { TreeStructure } from '../../types.js';
 
 /** The side of the edge from a binary node's parent (§3.0 step 2). */
 export type Side = 'L' | 'R';

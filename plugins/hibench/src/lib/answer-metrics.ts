@@ -2,7 +2,8 @@
  * Strict scoring of the Paper tasks (specs/hibench.md §7 rec. 18): contextual QA = QASPER's answer token-F1, maximised
  * over the references; outline extraction = order-aware F1 of the section titles (longest common subsequence);
  * disordered section = exact set match of the two section names. All scores are in [0, 1]; the compat score is the
- * toolkit's hit rate (match/matchers.ts).
+ * toolkit's hit rate (match/matchers.ts). Shared machinery: a record selects one by its matcher's `metric`, and the
+ * matchers compute it, so it lives outside the scenario folders.
  */
 import type { Json } from '@hpt-bench/sdk';
 import { strictNorm } from '../match/normalize.js';

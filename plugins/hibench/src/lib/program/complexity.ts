@@ -1,5 +1,8 @@
 /**
- * The Code scenario's worked examples (specs/hibench.md §5.1, §7 rec. 20).
+ * The complexity questions of the program scenarios (specs/hibench.md §3.5): the Code scenario's task templates, worked
+ * examples (§5.1, §7 rec. 20), prompt and record, shared by every scenario that asks the space or time complexity of a
+ * program (the curated programs and the generated ones ask exactly the same way). Names no scenario: the callers give
+ * their name and ids.
  *
  * Compat: the toolkit's fixed examples, verbatim from the latest indexed `config/prompt.yaml` (commit 19975a8): three
  * small Python classes written as YAML literal blocks (so each question ends with a newline, and the class bodies are
@@ -10,7 +13,10 @@
  * Strict: three small programs per language written for this project (not taken from the data set, so no test item
  * is shown as an example), phrased exactly like the real query, with correct labels as `{"answer": "O(...)"}`.
  */
-import type { Exemplar } from '../types.js';
+import type { CompatMode, Json } from '@hpt-bench/sdk';
+import { assembleQuery, type PromptStyle } from '../../prompt.js';
+import type { RecordSchemaPart } from '../../scenario.js';
+import type { Exemplar, HibenchRecord, IclMode } from '../../types.js';
 import type { CodeLanguage } from './syntax.js';
 
 export type CodeTask = 'SpaceComplexity' | 'TimeComplexity';
@@ -85,3 +91,86 @@ export function strictExamples(task: CodeTask, language: CodeLanguage): Exemplar
 
 /** The strict example programs (exported for tests: they must parse). */
 export const STRICT_EXAMPLE_PROGRAMS = STRICT_PROGRAMS;
+
+/** The ICL modes of the program scenarios, in stream order (§5.1). */
+export const CODE_ICL_MODES: readonly IclMode[] = ['zero', 'one', 'few'];
+
+/**
+ * The prompt of the program scenarios (§2, toolkit strings): the code-reasoning system prompt, no separators, two
+ * spaces before "and".
+ */
+export const PROGRAM_PROMPT: PromptStyle = {
+  system: 'As an AI agent, you are tasked with performing code reasoning to assist in understanding and analyzing complex code snippets.',
+  separator: '',
+  formatGap: '  ',
+};
+
+/**
+ * The record schema part of the program scenarios (`Scenario.record`): no representation; the program's `language`
+ * and text (`code`).
+ */
+export const PROGRAM_RECORD_PART: RecordSchemaPart = {
+  representations: [null],
+  properties: {
+    language: { enum: ['python', 'cpp'], description: "Code scenario: the program's language" },
+    code: { type: 'string', description: 'Code scenario: the program text (the <CODE> of the prompt)' },
+  },
+};
+
+/** The texts of a complexity query: what every complexity record shares. */
+export type CodeQueryFields = Pick<HibenchRecord, 'system' | 'prompt' | 'question' | 'format' | 'formatCot' | 'exemplars'>;
+
+/**
+ * The prompt texts of one complexity query (§2, §3.5, §5.1): the code-reasoning system prompt, the toolkit's task
+ * template over the program, the output template of the task, and the ICL prefix (compat: the toolkit's examples;
+ * strict: this project's examples in the program's language), concatenated without separators (`PROGRAM_PROMPT`).
+ */
+export function codeQueryFields(task: CodeTask, code: string, language: CodeLanguage, icl: IclMode, compat: CompatMode): CodeQueryFields {
+  const question = codeQuestion(task, code);
+  const exemplars = compat === 'reference' ? COMPAT_EXAMPLES[task].map((e) => ({ ...e })) : strictExamples(task, language);
+  const q = assembleQuery(PROGRAM_PROMPT, question, OUTPUT_TEMPLATES[task], icl, exemplars);
+  return { system: PROGRAM_PROMPT.system, prompt: q.prompt, question, format: q.format, formatCot: q.formatCot, exemplars };
+}
+
+/**
+ * A record asking `task` about `code` (§2, §3.5): the query's texts (`codeQueryFields`), the label of the task as the
+ * target (`labels.space` or `labels.time`, a big-O string), the big-O matcher, no representation and no args. Each
+ * scenario gives its own id, scenario name, preset and params.
+ */
+export function codeRecord(r: {
+  id: string;
+  scenario: string;
+  task: CodeTask;
+  preset: string;
+  icl: IclMode;
+  compat: CompatMode;
+  seed: number;
+  params: Record<string, Json>;
+  language: CodeLanguage;
+  code: string;
+  labels: { space: string; time: string };
+}): HibenchRecord {
+  const q = codeQueryFields(r.task, r.code, r.language, r.icl, r.compat);
+  return {
+    id: r.id,
+    scenario: r.scenario,
+    task: r.task,
+    preset: r.preset,
+    representation: null,
+    icl: r.icl,
+    compat: r.compat,
+    system: q.system,
+    prompt: q.prompt,
+    question: q.question,
+    format: q.format,
+    formatCot: q.formatCot,
+    exemplars: q.exemplars,
+    target: r.task === 'SpaceComplexity' ? r.labels.space : r.labels.time,
+    matcher: { type: 'string', bigo: true },
+    seed: r.seed,
+    params: r.params,
+    args: {},
+    language: r.language,
+    code: r.code,
+  };
+}

@@ -2,7 +2,7 @@
  * Tolerant parsing of a model's tree answer back into a structure, and structural comparison (specs/hibench.md §3.0.1
  * renderings; strict structure matching, §7 rec. 8 and 21). Used by the structure matcher.
  */
-import type { Representation, TreeStructure } from '../types.js';
+import type { Representation, TreeStructure } from '../../types.js';
 import { tryMakeTree, treeToStructure, type Side } from './tree.js';
 
 /** Whether `text` is the "No edges" literal (case- and whitespace-insensitive, optional quotes / final period). */

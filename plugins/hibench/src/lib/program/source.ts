@@ -103,7 +103,8 @@ export function readCodeJsonl(path: string, skip?: (message: string) => void): C
 /**
  * Reads the toolkit's folder layout. Programs are ordered by language (Python, then C++, as in code.jsonl) and
  * question number. A program without a label, or a label without a program, is reported through
- * `warn` and left out (the toolkit's released folders have both cases).
+ * `warn` (unprefixed: the dataset that reads the folder names itself, ./curated.ts) and left out (the toolkit's
+ * released folders have both cases).
  * @throws HptError E_DATA when neither folder exists or an answer.json cannot be read.
  */
 export function readCodeFolder(dir: string, warn: (message: string) => void = () => {}, skip?: (message: string) => void): CodeItem[] {
@@ -141,7 +142,7 @@ export function readCodeFolder(dir: string, warn: (message: string) => void = ()
       const file = join(folder, `${q}${ext}`);
       const label = labels.get(q);
       if (label === undefined) {
-        warn(`hibench/code: ${file} has no entry in ${answerPath}; left out`);
+        warn(`${file} has no entry in ${answerPath}; left out`);
         continue;
       }
       const code = readFileSync(file, 'utf8');
@@ -153,7 +154,7 @@ export function readCodeFolder(dir: string, warn: (message: string) => void = ()
         skip(`skipped ${e.message}`);
       }
     }
-    for (const q of labels.keys()) warn(`hibench/code: ${answerPath} labels question ${q} but ${sub}/${q}${ext} does not exist; left out`);
+    for (const q of labels.keys()) warn(`${answerPath} labels question ${q} but ${sub}/${q}${ext} does not exist; left out`);
   }
   if (found === 0) throw new HptError('E_DATA', `${dir}: neither ${FOLDERS.cpp.dir}/ nor ${FOLDERS.python.dir}/ found (the toolkit's Code layout)`);
   return items;

@@ -2,7 +2,7 @@
  * Tree renderings of the tree scenarios (specs/hibench.md §3.0.1): the edge list and the ASCII text tree
  * ("hierarchy"), both following each node's child listing order; edgeless trees render as "No edges".
  */
-import type { Representation, TreeStructure } from '../types.js';
+import type { Representation, TreeStructure } from '../../types.js';
 import { treeFromStructure, type Tree } from './tree.js';
 
 /** The literal of an edgeless structure (§3.0.1, §7 rec. 21). */
