@@ -138,7 +138,8 @@ describe.skipIf(POSTGRES_MISSING)('a PostgreSQL store whose connection goes sile
     expect(kept).toBeLessThan(N);
 
     proxy!.reset();
-    const again = await runCli(args(viaProxy(url)), { env: { HPT_STORE_TIMEOUT: '30' } });
+    // a process of its own: the PostgreSQL store waits synchronously, which in this process would stall the proxy
+    const again = await runCli(args(viaProxy(url)), { env: { HPT_STORE_TIMEOUT: '30' }, spawn: true });
     expect(again.code, again.stderr).toBe(0);
     const resumed = JSON.parse(again.stdout) as { hpi: number; n: number; complete: boolean };
     expect(resumed).toMatchObject({ n: N, complete: true, hpi: reference.hpi });

@@ -1,14 +1,15 @@
 /**
- * The import graph reads in layers (DESIGN.md "Layout"): plugins stand on `@hpt-bench/sdk` only, the core implements
- * it, the CLI stands on the core; the SDK imports nothing of ours and has no native dependency; nothing in
- * `packages/` imports from `plugins/`. Every import specifier of every source file is read (static `from`, `import()`,
+ * The import graph reads in layers (DESIGN.md "Layout"): plugins stand on `@hpt-bench/sdk` only, the code sandbox
+ * (`@hpt-bench/sandbox`) stands on the SDK only, the core implements the SDK and uses the sandbox, the CLI stands on
+ * the core; the SDK imports nothing of ours and has no native dependency; nothing in `packages/` imports from
+ * `plugins/`. Every import specifier of every source file is read (static `from`, `import()`,
  * `require()`, `export ... from`), and every package.json's dependencies.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { sourceFiles as sources } from '../helpers/sources.js';
+import { dataFiles, sourceFiles as sources } from '../helpers/sources.js';
 
 /** Every module specifier a file names, with comments removed first. */
 export function specifiers(text: string): string[] {
@@ -63,16 +64,24 @@ describe('the import graph reads in layers', () => {
     expect(native).toEqual([]);
   });
 
-  it('the core and the CLI import no plugin: the core stands on the SDK, the CLI on the core', () => {
+  it('the sandbox imports only @hpt-bench/sdk of ours, depends on nothing else of ours, and nothing outside its directory', () => {
+    const sandbox = join(ROOT, 'packages/sandbox');
+    expect(violations(sandbox, (spec, file) => (ours(spec) ? spec === '@hpt-bench/sdk' : inside(sandbox)(spec, file)))).toEqual([]);
+    const pj = JSON.parse(readFileSync(join(sandbox, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const deps = (['dependencies', 'peerDependencies', 'optionalDependencies'] as const).flatMap((f) => Object.keys(pj[f] ?? {}));
+    expect(deps.filter(ours)).toEqual(['@hpt-bench/sdk']);
+  });
+
+  it('the core and the CLI import no plugin: the core stands on the SDK and the sandbox, the CLI on the core', () => {
     const core = join(ROOT, 'packages/core');
     const cli = join(ROOT, 'packages/cli');
-    expect(violations(core, (spec, file) => (ours(spec) ? spec === '@hpt-bench/sdk' : inside(core)(spec, file)))).toEqual([]);
+    expect(violations(core, (spec, file) => (ours(spec) ? spec === '@hpt-bench/sdk' || spec === '@hpt-bench/sandbox' : inside(core)(spec, file)))).toEqual([]);
     expect(violations(cli, (spec, file) => (ours(spec) ? spec === '@hpt-bench/core' || spec === '@hpt-bench/sdk' : inside(cli)(spec, file)))).toEqual([]);
   });
 
-  it('the modules of the SDK, the core and the CLI import one another without a cycle (type-only imports aside)', () => {
+  it('the modules of the SDK, the sandbox, the core and the CLI import one another without a cycle (type-only imports aside)', () => {
     expect(importCycles({ a: ['b'], b: ['c', 'd'], c: ['a'], d: [] })).toEqual(['a -> b -> c -> a']);
-    for (const pkg of ['packages/sdk', 'packages/core', 'packages/cli']) {
+    for (const pkg of ['packages/sdk', 'packages/sandbox', 'packages/core', 'packages/cli']) {
       const graph: Record<string, string[]> = {};
       for (const file of sources(join(ROOT, pkg, 'src'))) {
         const code = readFileSync(file, 'utf8').replace(/^\s*(?:import|export)\s+type\b[^;]*;/gm, '');
@@ -120,3 +129,48 @@ describe('store backends are chosen in one place', () => {
     expect(hits).toEqual([]);
   });
 });
+
+/** Each `new URL('<path>', import.meta.url)` path of a source file (the files of its own package a module opens). */
+export function ownFileUrls(text: string): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  return [...code.matchAll(/new\s+URL\(\s*['"`]([^'"`]+)['"`]\s*,\s*import\.meta\.url\s*\)/g)].map((m) => m[1]!);
+}
+
+describe('the core ships no benchmark data (issue 26, item 2)', () => {
+  const PACKAGES = ['packages/sdk', 'packages/core', 'packages/cli'];
+
+  it('no data file of packages/{sdk,core,cli} is a prompt pack or a plugin manifest with contributions', () => {
+    const bad: string[] = [];
+    const seen: string[] = [];
+    for (const pkg of PACKAGES) {
+      for (const file of dataFiles(join(ROOT, pkg))) {
+        if (!/\.json$/i.test(file)) continue;
+        const rel = relative(ROOT, file).split(sep).join('/');
+        seen.push(rel);
+        const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        if (json && typeof json === 'object' && 'strategies' in json) bad.push(`${rel}: a prompt pack (it has "strategies")`);
+        if (json && typeof json === 'object' && 'hpt-bench' in json) bad.push(`${rel}: a plugin manifest ("hpt-bench")`);
+      }
+    }
+    expect(seen).toEqual(expect.arrayContaining(['packages/core/package.json', 'packages/sdk/schemas/prompt-pack.schema.json']));
+    expect(bad).toEqual([]);
+    // the reader can fail: a built-in plugin's pack and manifest are both recognised
+    const pack = JSON.parse(readFileSync(join(ROOT, 'plugins/hpf-strategies/packs/generic.json'), 'utf8')) as object;
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'plugins/hpf-strategies/package.json'), 'utf8')) as object;
+    expect(['strategies' in pack, 'hpt-bench' in manifest]).toEqual([true, true]);
+  });
+
+  it('the modules of packages/{sdk,core,cli} open no file of their own package but the SDK\'s schemas and precompiled validators', () => {
+    expect(ownFileUrls("const a = new URL('../../packs/generic.json', import.meta.url); // new URL('x', import.meta.url)")).toEqual(['../../packs/generic.json']);
+    const allowed = new Set(['packages/sdk/src/schema.ts: ../schemas/', 'packages/sdk/src/schema.ts: ../dist/schemas.precompiled.cjs']);
+    const opened: string[] = [];
+    for (const pkg of PACKAGES) {
+      for (const file of sources(join(ROOT, pkg, 'src'))) {
+        for (const url of ownFileUrls(readFileSync(file, 'utf8'))) opened.push(`${relative(ROOT, file).split(sep).join('/')}: ${url}`);
+      }
+    }
+    expect(opened.filter((o) => !allowed.has(o))).toEqual([]);
+    expect(opened.length).toBeGreaterThan(0);
+  });
+});
+

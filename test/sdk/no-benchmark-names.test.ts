@@ -1,19 +1,24 @@
 /**
  * The core knows no benchmark (DESIGN.md "Layout": built-ins load exactly like community plugins): the sources of
- * `packages/sdk`, `packages/core` and `packages/cli` name no dataset of the built-in plugins and no HiBench scenario,
- * task or capability dimension outside comments. The names are read from the plugins themselves — the dataset ids
+ * `packages/sdk`, `packages/sandbox`, `packages/core` and `packages/cli` name no dataset of the built-in plugins and
+ * no HiBench scenario, task or capability dimension outside comments. The names are read from the plugins themselves — the dataset ids
  * and aliases of every built-in manifest, the datasets and labels of their report views, the HiBench task lists and
  * the capability-dimension table (specs/hibench.md §1.3), and the namespaces of the plugins that bring datasets — so a
  * new dataset or task is checked without editing this file. Comments are stripped first (docstrings cite the specs);
  * a name matches as a whole word.
+ *
+ * The same holds for the data files of `packages/sdk`, `packages/core` and `packages/cli` (JSON, YAML, text, Markdown;
+ * issue 26, item 2): they name no built-in dataset or HiBench name, no strategy id of a built-in manifest, and hold no
+ * text of a built-in prompt pack (the generic pack lives in @hpt-bench/hpf-strategies). The SDK's copy of the
+ * top-level schemas (contracts) is included: none needs a benchmark name (HiBench's record schema ships with its plugin).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
-import { sourceFiles as sources } from '../helpers/sources.js';
+import { dataFiles, sourceFiles as sources } from '../helpers/sources.js';
 import { CAPABILITY_DIMENSIONS, DIMENSIONS, TASK_GROUPS } from '../../plugins/hibench/src/match/aggregate.js';
-import { BINARY_TASKS, MULTIPLE_TASKS } from '../../plugins/hibench/src/tree/tasks.js';
+import { BINARY_TASKS, MULTIPLE_TASKS } from '../../plugins/hibench/src/lib/tree/tasks.js';
 import { FORMULA_TASKS } from '../../plugins/hibench/src/formula/generate.js';
 import { JSON_TASK_GROUPS } from '../../plugins/hibench/src/json/suite.js';
 
@@ -125,7 +130,78 @@ export function findNames(code: string, names: readonly string[]): string[] {
 const readJson = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')) as Record<string, unknown>;
 
 interface Manifest {
-  contributes: { datasets?: { id: string; aliases?: string[] }[]; reports?: { datasets: string[]; labels?: Record<string, string>; tables?: { datasets?: string[] }[] }[] };
+  contributes: {
+    datasets?: { id: string; aliases?: string[]; promptPack?: string }[];
+    reports?: { datasets: string[]; labels?: Record<string, string>; tables?: { datasets?: string[] }[] }[];
+    strategies?: { id: string }[];
+    packs?: { promptPack: string }[];
+  };
+}
+
+/** The `hpt-bench` manifest of every plugin under plugins/ that has one, with its directory name. */
+function manifests(): { dir: string; manifest: Manifest }[] {
+  return readdirSync(join(ROOT, 'plugins')).flatMap((dir) => {
+    const m = readJson(`plugins/${dir}/package.json`)['hpt-bench'] as Manifest | undefined;
+    return m ? [{ dir, manifest: m }] : [];
+  });
+}
+
+/** The strategy ids declared by the manifest of every plugin under plugins/. */
+function strategyNames(): string[] {
+  return manifests().flatMap(({ manifest }) => (manifest.contributes.strategies ?? []).map((st) => st.id));
+}
+
+/** Strategy ids that are ordinary words of data files too (the `role` of a chat message): not searched. Each is checked to be one. */
+const ORDINARY_STRATEGY_WORDS = ['role'];
+
+interface PackJson {
+  system?: string;
+  task?: string;
+  strategies: Record<string, { template?: string; knowledge?: string; steps?: { template: string }[] }>;
+}
+
+/** Every prompt-pack file a built-in manifest names (datasets' `promptPack`, `packs` entries), as paths from the root. */
+function packFiles(): string[] {
+  return manifests().flatMap(({ dir, manifest }) =>
+    [...(manifest.contributes.datasets ?? []).flatMap((d) => (d.promptPack ? [d.promptPack] : [])), ...(manifest.contributes.packs ?? []).map((p) => p.promptPack)].map((rel) => join('plugins', dir, rel)),
+  );
+}
+
+/**
+ * The text of the built-in prompt packs as fragments that cannot be an accident: every template (system, task, each
+ * entry's template, knowledge template and chain steps) cut at placeholders and line breaks, trimmed, the pieces of at
+ * least 20 characters.
+ */
+function packFragments(): string[] {
+  const out = new Set<string>();
+  for (const f of packFiles()) {
+    const pack = readJson(f) as unknown as PackJson;
+    const texts = [pack.system ?? '', pack.task ?? ''];
+    for (const e of Object.values(pack.strategies)) texts.push(e.template ?? '', e.knowledge ?? '', ...(e.steps ?? []).map((st) => st.template));
+    for (const t of texts) for (const piece of t.split(/\{[A-Za-z_][A-Za-z0-9_]*\}|\n/)) if (piece.trim().length >= 20) out.add(piece.trim());
+  }
+  return [...out];
+}
+
+/** Every string (keys too) of a JSON value, depth first. */
+function jsonStrings(v: unknown): string[] {
+  if (typeof v === 'string') return [v];
+  if (Array.isArray(v)) return v.flatMap(jsonStrings);
+  if (v && typeof v === 'object') return Object.entries(v).flatMap(([k, x]) => [k, ...jsonStrings(x)]);
+  return [];
+}
+
+/** A data file's text as the checks read it: the file, plus, for JSON and JSON Lines, its strings decoded (escapes undone). */
+function dataText(name: string, text: string): string {
+  if (/\.json$/i.test(name)) return `${text}\n${jsonStrings(JSON.parse(text)).join('\n')}`;
+  if (/\.jsonl$/i.test(name)) return `${text}\n${text.split('\n').filter((l) => l.trim()).flatMap((l) => jsonStrings(JSON.parse(l))).join('\n')}`;
+  return text;
+}
+
+/** What the data-file check finds in one file: `names` as whole words (`name <line>: <name>`) and pack fragments. */
+function dataFindings(name: string, text: string, names: readonly string[], fragments: readonly string[]): string[] {
+  const t = dataText(name, text);
+  return [...findNames(t, names).map((h) => `name ${h}`), ...fragments.filter((f) => t.includes(f)).map((f) => `pack text: ${f.slice(0, 60)}`)];
 }
 
 /**
@@ -198,12 +274,12 @@ describe('the core knows no benchmark', () => {
     for (const w of ORDINARY_WORDS) expect(names).toContain(w);
   });
 
-  it('packages/{sdk,core,cli}/src name no built-in dataset, HiBench scenario, task or dimension outside comments', () => {
+  it('packages/{sdk,sandbox,core,cli}/src name no built-in dataset, HiBench scenario, task or dimension outside comments', () => {
     const ordinary = new Set(ORDINARY_WORDS.map((w) => w.toLowerCase()));
     const names = [...new Set([...manifestNames(), ...hibenchNames()])].filter((n) => !ordinary.has(n.toLowerCase()));
     const hits = new Set<string>();
     const where: string[] = [];
-    for (const pkg of ['sdk', 'core', 'cli']) {
+    for (const pkg of ['sdk', 'sandbox', 'core', 'cli']) {
       for (const file of sources(join(ROOT, 'packages', pkg, 'src'))) {
         const rel = relative(ROOT, file).split('\\').join('/');
         for (const h of findNames(stripComments(readFileSync(file, 'utf8')), names)) {
@@ -214,5 +290,41 @@ describe('the core knows no benchmark', () => {
       }
     }
     expect([...hits].sort(), `hits:\n${where.join('\n')}`).toEqual([]);
+  });
+
+  it('reads strategy ids and pack text from the plugins, and the data-file check finds what it must', () => {
+    const strategies = strategyNames();
+    for (const id of ['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge']) expect(strategies).toContain(id);
+    for (const w of ORDINARY_STRATEGY_WORDS) expect(strategies).toContain(w);
+    expect(packFiles()).toEqual(expect.arrayContaining(['plugins/hpt-datasets/packs/boolq.json', 'plugins/hpf-strategies/packs/generic.json']));
+    const fragments = packFragments();
+    expect(fragments).toContain('Do not solve the problem. Generate the definitions, rules and facts needed to solve it.');
+    // the generic pack as a core data file (where it was before issue 26, item 2) is caught: its keys and its text
+    const names = strategies.filter((n) => !ORDINARY_STRATEGY_WORDS.includes(n));
+    const hits = dataFindings('generic.json', readFileSync(join(ROOT, 'plugins/hpf-strategies/packs/generic.json'), 'utf8'), names, fragments);
+    expect(hits).toEqual(expect.arrayContaining([expect.stringMatching(/^name \d+: least-to-most$/), expect.stringMatching(/^pack text: /)]));
+    // JSON escapes do not hide pack text; YAML and text files are read as they are; a name is a whole word
+    expect(dataFindings('x.json', JSON.stringify({ t: `x\n${fragments[0]}\ty` }), [], fragments)).toHaveLength(1);
+    expect(dataFindings('x.yaml', 'levels:\n  - zero-shot-cot\n', names, [])).toEqual(['name 2: zero-shot-cot']);
+    expect(dataFindings('x.md', 'a role and a zero-shot-cotx', names, [])).toEqual([]);
+  });
+
+  it('the data files of packages/{sdk,core,cli} name no strategy, dataset or HiBench name and hold no prompt-pack text', () => {
+    const ordinary = new Set(ORDINARY_WORDS.map((w) => w.toLowerCase()));
+    const benchmark = [...new Set([...manifestNames(), ...hibenchNames()])].filter((n) => !ordinary.has(n.toLowerCase()));
+    const names = [...new Set([...benchmark, ...strategyNames().filter((n) => !ORDINARY_STRATEGY_WORDS.includes(n))])];
+    const fragments = packFragments();
+    const checked: string[] = [];
+    const hits: string[] = [];
+    for (const pkg of ['sdk', 'core', 'cli']) {
+      for (const file of dataFiles(join(ROOT, 'packages', pkg))) {
+        const rel = relative(ROOT, file).split('\\').join('/');
+        checked.push(rel);
+        for (const h of dataFindings(rel, readFileSync(file, 'utf8'), names, fragments)) hits.push(`${rel}: ${h}`);
+      }
+    }
+    // the check read the packages' manifests and the SDK's schemas (a pack put there would be read too)
+    expect(checked).toEqual(expect.arrayContaining(['packages/core/package.json', 'packages/cli/package.json', 'packages/sdk/package.json', 'packages/sdk/schemas/prompt-pack.schema.json']));
+    expect(hits).toEqual([]);
   });
 });

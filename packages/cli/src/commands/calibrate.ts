@@ -1,29 +1,20 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import * as Flags from '@oclif/core/flags';
-import type { DependencyContainer } from 'tsyringe';
+import type * as Interfaces from '@oclif/core/interfaces';
 import {
   annotationRow,
   calibrateFromAnnotations,
+  calibrateWithJudge,
   checkAnnotationColumns,
   HptError,
-  JUDGE_GENERATION,
-  JudgeClient,
-  judgeLevels,
-  judgeSamples,
-  judgeTaskTemplate,
   parseAnnotationsJsonl,
   readJsonText,
-  resolveDatasetSource,
-  resolveModel,
-  runJudgeCalibration,
-  RunSession,
-  selectCalibrationSamples,
+  saveHpiDataset,
   storeLabel,
   type AnnotationRow,
+  type CalibrateSpec,
   type CalibrationResult,
   type Json,
-  type Registry,
 } from '@hpt-bench/core';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 import { storeFlag } from '../store-flag.js';
@@ -96,15 +87,7 @@ export default class Calibrate extends HptCommand {
       ...(datasetId ? { dataset: datasetId } : {}),
       ...extra,
     };
-    if (flags.save) {
-      const session = new RunSession({ storePath: flags.store, concurrency: flags.concurrency });
-      try {
-        session.store.saveCalibration({ dataset: datasetId!, hpiDataset: result.hpiDataset, n: result.n, source: result.source ?? 'annotations' });
-      } finally {
-        session.close();
-      }
-      output.saved = storeLabel(flags.store);
-    }
+    if (flags.save) output.saved = saveHpiDataset(flags.store, { dataset: datasetId!, hpiDataset: result.hpiDataset, n: result.n, source: result.source ?? 'annotations' });
     if (flags.json) {
       this.printJson(output);
       return;
@@ -112,87 +95,33 @@ export default class Calibrate extends HptCommand {
     this.log(renderCalibration(result, datasetId, flags.save ? storeLabel(flags.store) : undefined));
   }
 
-  /** `--judge`: sample the dataset, rate each sample's task text, and average. */
-  private async judgeCalibration(flags: {
-    judge?: string;
-    dataset?: string;
-    data?: string;
-    split?: string;
-    fraction: string;
-    limit?: number;
-    seed: number;
-    ladder: string;
-    'base-url'?: string[];
-    'cache-key-endpoint': boolean;
-    'api-key-env': string;
-    temperature: string;
-    'max-tokens': number;
-    concurrency: number;
-    cache: boolean;
-    store: string;
-    'max-retries': number;
-    timeout: string;
-    'cache-dir': string;
-    plugin?: string[];
-  }): Promise<{ datasetId: string; result: CalibrationResult & { source: string }; extra: Record<string, Json> }> {
+  /** `--judge`: sample the dataset, rate each sample's task text, and average (`calibrateWithJudge`). */
+  private async judgeCalibration(flags: Interfaces.InferredFlags<typeof Calibrate.flags & typeof Calibrate.baseFlags>): Promise<{ datasetId: string; result: CalibrationResult & { source: string }; extra: Record<string, Json> }> {
     const fraction = numberFlag('--fraction', flags.fraction, Number.MIN_VALUE, 1);
-    const temperature = numberFlag('--temperature', flags.temperature, 0, 2);
-    const modelOptions = modelOptionsFrom(flags);
-    const { registry, container } = this.discover(flags.plugin);
-    const session = new RunSession({ storePath: flags.store, container, seed: flags.seed, concurrency: flags.concurrency, cache: flags.cache, cacheKeyEndpoint: flags['cache-key-endpoint'], maxRetries: flags['max-retries'] });
-    try {
-      return await this.rate(flags, session, registry, container, { fraction, temperature, modelOptions });
-    } finally {
-      session.close();
-    }
-  }
-
-  /** Resolve the dataset and the judge, draw the representative sample and rate it. */
-  private async rate(
-    flags: Parameters<Calibrate['judgeCalibration']>[0],
-    session: RunSession,
-    registry: Registry,
-    container: DependencyContainer,
-    settings: { fraction: number; temperature: number; modelOptions: Record<string, Json> },
-  ): Promise<{ datasetId: string; result: CalibrationResult & { source: string }; extra: Record<string, Json> }> {
-    const { fraction, temperature, modelOptions } = settings;
-    const source = await resolveDatasetSource(registry, container, flags.dataset!);
-    const taskTemplate = judgeTaskTemplate(source.pack, source.pack.task === undefined ? judgeLevels(registry, flags.ladder)[0] : undefined, source.datasetId);
-    const model = await resolveModel(registry, container, flags.judge!, modelOptions);
-    const load = () =>
-      judgeSamples(source, {
-        ...(flags.data ? { data: resolve(flags.data) } : {}),
-        ...(flags.split ? { split: flags.split } : {}),
-        onInvalid: 'fail',
-        cacheDir: flags['cache-dir'],
-        warn: (m) => this.logger.warn(m),
-        seed: flags.seed,
-        compat: 'strict',
-        filters: {},
-      });
-    const { samples, total } = await selectCalibrationSamples(load, { fraction, ...(flags.limit ? { limit: flags.limit } : {}), seed: flags.seed });
-    if (total === 0) throw new HptError('E_DATA', `dataset ${source.datasetId} yielded no samples`);
-
-    // the store holds the model-call cache (opened here unless --no-cache)
-    const cache = session.cache;
-    const judge = new JudgeClient(session.client(model), {
-      generation: { ...JUDGE_GENERATION, temperature, maxTokens: flags['max-tokens'] },
-      ...(cache && model.endpoint ? { cache } : {}),
-      onFallback: (m) => this.logger.warn(m),
-    });
-    const r = await runJudgeCalibration({
-      datasetId: source.datasetId,
-      taskTemplate,
-      samples,
-      judge,
-      concurrency: flags.concurrency,
+    const spec: CalibrateSpec = {
+      dataset: flags.dataset!,
+      ...(flags.data ? { data: flags.data } : {}),
+      ...(flags.split ? { split: flags.split } : {}),
+      ladder: flags.ladder,
+      model: flags.judge!,
+      fraction,
+      ...(flags.limit ? { limit: flags.limit } : {}),
       seed: flags.seed,
-      onError: (m) => this.logger.warn(`rating failed, left out: ${m}`),
-    });
+      temperature: numberFlag('--temperature', flags.temperature, 0, 2),
+      maxTokens: flags['max-tokens'],
+      cacheDir: flags['cache-dir'],
+      modelOptions: modelOptionsFrom(flags),
+      concurrency: flags.concurrency,
+      cache: flags.cache,
+      cacheKeyEndpoint: flags['cache-key-endpoint'],
+      maxRetries: flags['max-retries'],
+    };
+    const { registry, container } = this.discover(flags.plugin);
+    const r = await calibrateWithJudge(spec, { store: flags.store, plugins: { registry, container }, logger: this.logger });
     return {
-      datasetId: source.datasetId,
-      result: { hpiDataset: r.hpiDataset, n: r.n, ruleMeans: r.ruleMeans, source: 'judge' },
-      extra: { model: model.id, sampled: r.items, datasetSize: total, invalid: r.invalid, errored: r.errored, seed: flags.seed, fraction },
+      datasetId: r.datasetId,
+      result: r.result,
+      extra: { model: r.model, sampled: r.sampled, datasetSize: r.datasetSize, invalid: r.invalid, errored: r.errored, seed: flags.seed, fraction },
     };
   }
 }

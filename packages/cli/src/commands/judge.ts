@@ -1,26 +1,5 @@
-import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { dirname, resolve } from 'node:path';
 import * as Flags from '@oclif/core/flags';
-import type * as Interfaces from '@oclif/core/interfaces';
-import type { DependencyContainer } from 'tsyringe';
-import {
-  HptError,
-  JUDGE_GENERATION,
-  JUDGE_HELPER_GENERATION,
-  JudgeClient,
-  judgeLevels,
-  judgeSamples,
-  resolveDatasetSource,
-  resolveModel,
-  runJudge,
-  RunSession,
-  type JudgeDatasetInput,
-  type JudgeLevelResult,
-  type JudgeRecord,
-  type Json,
-  type Registry,
-} from '@hpt-bench/core';
+import { HptError, judgeLadderPrompts, type JudgeLevelResult, type JudgeOutcome, type JudgeSpec } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
 import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
 import { storeFlag } from '../store-flag.js';
@@ -56,108 +35,56 @@ export default class Judge extends HptCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Judge);
     const datasetIds = flags.dataset.map((d) => d.trim()).filter(Boolean);
-    if (datasetIds.length === 0) throw new HptError('E_CONFIG', '--dataset needs at least one dataset id');
     const data = flags.data ?? [];
     if (data.length && data.length !== datasetIds.length) {
       throw new HptError('E_CONFIG', `--data was given ${data.length} time(s) for ${datasetIds.length} dataset(s) (${datasetIds.join(', ')}); give one --data per --dataset, in the same order`);
     }
-    const judgeTemperature = numberFlag('--temperature', flags.temperature, 0, 2);
-    const helperTemperature = numberFlag('--helper-temperature', flags['helper-temperature'], 0, 2);
-    const modelOptions: Record<string, Json> = modelOptionsFrom(flags);
-
+    const spec: JudgeSpec = {
+      datasets: datasetIds.map((id, i) => ({ id, ...(data[i] ? { data: data[i] } : {}) })),
+      ladder: flags.ladder,
+      model: flags.model,
+      ...(flags['helper-model'] ? { helperModel: flags['helper-model'] } : {}),
+      ...(flags.limit ? { limit: flags.limit } : {}),
+      ...(flags.split ? { split: flags.split } : {}),
+      temperature: numberFlag('--temperature', flags.temperature, 0, 2),
+      helperTemperature: numberFlag('--helper-temperature', flags['helper-temperature'], 0, 2),
+      maxTokens: flags['max-tokens'],
+      onInvalid: flags['on-invalid'] as 'fail' | 'skip',
+      cacheDir: flags['cache-dir'],
+      modelOptions: modelOptionsFrom(flags),
+      concurrency: flags.concurrency,
+      cache: flags.cache,
+      cacheKeyEndpoint: flags['cache-key-endpoint'],
+      maxRetries: flags['max-retries'],
+    };
     const { registry, container } = this.discover(flags.plugin);
-    const session = new RunSession({ storePath: flags.store, container, seed: 0, concurrency: flags.concurrency, cache: flags.cache, cacheKeyEndpoint: flags['cache-key-endpoint'], maxRetries: flags['max-retries'] });
-    try {
-      await this.judge(flags, session, datasetIds, data, { judgeTemperature, helperTemperature, modelOptions }, registry, container);
-    } finally {
-      session.close();
-    }
-  }
-
-  /** Resolve, judge every level on every item, and print the result. */
-  private async judge(
-    flags: Interfaces.InferredFlags<typeof Judge.flags>,
-    session: RunSession,
-    datasetIds: string[],
-    data: string[],
-    settings: { judgeTemperature: number; helperTemperature: number; modelOptions: Record<string, Json> },
-    registry: Registry,
-    container: DependencyContainer,
-  ): Promise<void> {
-    const { judgeTemperature, helperTemperature, modelOptions } = settings;
-    const levels = judgeLevels(registry, flags.ladder);
-    const sources = [];
-    for (const id of datasetIds) sources.push(await resolveDatasetSource(registry, container, id));
-    const judgeModel = await resolveModel(registry, container, flags.model, modelOptions);
-    const helperId = flags['helper-model'] ?? flags.model;
-    const helperModel = helperId === flags.model ? judgeModel : await resolveModel(registry, container, helperId, modelOptions);
-
-    // the store holds the model-call cache (opened here unless --no-cache)
-    const cache = session.cache;
-    const judgeClient = session.client(judgeModel);
-    const helperClient = session.client(helperModel);
-    const judge = new JudgeClient(judgeClient, {
-      generation: { ...JUDGE_GENERATION, temperature: judgeTemperature, maxTokens: flags['max-tokens'] },
-      ...(cache && judgeModel.endpoint ? { cache } : {}),
-      onFallback: (m) => this.logger.warn(m),
-    });
-
-    const datasets: JudgeDatasetInput[] = sources.map((source, i) => ({
-      id: source.datasetId,
-      pack: source.pack,
-      samples: judgeSamples(
-        source,
-        {
-          ...(data[i] ? { data: resolve(data[i]) } : {}),
-          ...(flags.split ? { split: flags.split } : {}),
-          onInvalid: flags['on-invalid'] as 'fail' | 'skip',
-          cacheDir: flags['cache-dir'],
-          warn: (m) => this.logger.warn(m),
-          seed: 0,
-          compat: 'strict',
-          filters: {},
-        },
-        flags.limit,
-      ),
-    }));
-
     const showBar = !flags.json && Boolean(process.stderr.isTTY);
     const bar = showBar ? new cliProgress.SingleBar({ format: 'judge {bar} {value}/{total} items', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic) : undefined;
-    bar?.start(flags.limit ? flags.limit * datasets.length : 0, 0);
-    const out = flags.out ? openOut(flags.out) : undefined;
-    let result;
+    bar?.start(flags.limit ? flags.limit * datasetIds.length : 0, 0);
+    let result: JudgeOutcome;
     try {
-      result = await runJudge({
-        datasets,
-        levels,
-        judge,
-        helper: helperClient,
-        helperGeneration: { ...JUDGE_HELPER_GENERATION, temperature: helperTemperature },
-        concurrency: flags.concurrency,
-        onRecord: out ? (r) => out.write(r) : undefined,
+      result = await judgeLadderPrompts(spec, {
+        store: flags.store,
+        plugins: { registry, container },
+        logger: this.logger,
+        ...(flags.out ? { out: flags.out } : {}),
         onItem: (done) => {
           if (!bar) return;
           if (!flags.limit) bar.setTotal(Math.max(done, bar.getTotal()));
           bar.update(done);
         },
-        onError: (m) => this.logger.warn(`rating failed, left out: ${m}`),
       });
-      await out?.finish();
-    } catch (e) {
-      out?.abort();
-      throw e;
     } finally {
       bar?.stop();
     }
-    if (result.items === 0) throw new HptError('E_DATA', `dataset ${datasetIds.join(', ')} yielded no samples`);
     const summary = {
       levels: result.levels,
-      dataset: sources.map((s) => s.datasetId).join(','),
-      ...(sources.length > 1 ? { datasets: sources.map((s) => s.datasetId) } : {}),
-      model: judgeModel.id,
-      helperModel: helperModel.id,
+      dataset: result.datasets.join(','),
+      ...(result.datasets.length > 1 ? { datasets: result.datasets } : {}),
+      model: result.model,
+      helperModel: result.helperModel,
       items: result.items,
-      structuredOutput: judge.structuredOutput ?? null,
+      structuredOutput: result.structuredOutput,
       errored: result.errored,
     };
     if (flags.json) {
@@ -166,28 +93,6 @@ export default class Judge extends HptCommand {
     }
     this.log(renderJudge(result.levels, summary));
   }
-}
-
-
-/** The `--out` JSONL writer: lines go to a temp file, renamed into place when the command succeeds. */
-function openOut(path: string): { write(r: JudgeRecord): Promise<void>; finish(): Promise<void>; abort(): void } {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  const tmp = `${path}.tmp-${process.pid}`;
-  const stream: WriteStream = createWriteStream(tmp, 'utf8');
-  return {
-    async write(r) {
-      if (!stream.write(`${JSON.stringify(r)}\n`)) await once(stream, 'drain');
-    },
-    async finish() {
-      stream.end();
-      await once(stream, 'finish');
-      renameSync(tmp, path);
-    },
-    abort() {
-      stream.destroy();
-      rmSync(tmp, { force: true });
-    },
-  };
 }
 
 const fmt = (v: number | null): string => (v === null ? '-' : v.toFixed(2));
