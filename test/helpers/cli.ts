@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { resolve as resolvePath } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format } from 'node:util';
 
@@ -63,7 +65,9 @@ let inProcessBusy = false;
  * whole suite through real processes) starts a child process instead (`spawnCli`).
  */
 export async function runCli(args: string[], options: RunCliOptions = {}): Promise<CliResult> {
-  if (options.spawn || inProcessBusy || process.env.HPT_TEST_SPAWN) return spawnCli(args, options);
+  // a worker thread (npm run test:fast) cannot change the working directory: another one needs a process
+  const otherCwd = resolvePath(options.cwd ?? ROOT) !== process.cwd();
+  if (options.spawn || inProcessBusy || process.env.HPT_TEST_SPAWN || (otherCwd && !isMainThread)) return spawnCli(args, options);
   inProcessBusy = true;
   try {
     return await runInProcess(args, options);
@@ -118,7 +122,7 @@ async function runInProcess(args: string[], options: RunCliOptions): Promise<Cli
       return true;
     };
   process.env = { PATH: saved.env.PATH ?? '', HOME: saved.env.HOME ?? '/tmp', NO_COLOR: '1', ...options.env };
-  process.chdir(options.cwd ?? ROOT);
+  if (resolvePath(options.cwd ?? ROOT) !== saved.cwd) process.chdir(options.cwd ?? ROOT);
   process.stdout.write = capture((s) => (stdout += s)) as typeof process.stdout.write;
   process.stderr.write = capture((s) => (stderr += s)) as typeof process.stderr.write;
   // oclif's `this.log` and `ux.stdout` write through console.log (which vitest intercepts)
@@ -136,7 +140,7 @@ async function runInProcess(args: string[], options: RunCliOptions): Promise<Cli
     process.stderr.write = saved.err;
     Object.assign(console, { log: saved.log, info: saved.info, error: saved.error, warn: saved.warn });
     process.env = saved.env;
-    process.chdir(saved.cwd);
+    if (process.cwd() !== saved.cwd) process.chdir(saved.cwd);
     process.exitCode = saved.exitCode;
   }
   return { code, stdout, stderr };
