@@ -165,7 +165,9 @@ export async function evaluate(runs: EvaluationRun | readonly EvaluationRun[], o
 /** One run: its session, the saved HPI_Dataset, preparation, execution, `out`, and the tables. */
 async function runOne(run: EvaluationRun, cell: EvaluationCell, options: EvaluateOptions, interrupt: Interrupt): Promise<EvaluationResult> {
   const logger = options.logger ?? SILENT;
-  const { registry, container } = options.plugins;
+  const { registry } = options.plugins;
+  // each run has a container of its own (its RNG and store registered there), under the plugins' container
+  const container = options.plugins.container.createChildContainer();
   if (run.out) checkWritable(run.out);
   const session = RunSession.forRun(options.store, run.config, container, logger, options.hptBenchVersion);
   interrupt.begin(session);
