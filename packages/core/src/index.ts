@@ -62,3 +62,4 @@ export * from './run/defaults.js';
 export * from './evaluate/plugins.js';
 export * from './evaluate/plan.js';
 export * from './evaluate/judge.js';
+export * from './evaluate/generate.js';

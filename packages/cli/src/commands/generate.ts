@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
-import { AtomicFile, checkFilters, HptError, instantiate, parseFilterOptions, type CompatMode, type Dataset } from '@hpt-bench/core';
+import { AtomicFile, generatedRecords, HptError, parseFilterOptions, type CompatMode } from '@hpt-bench/core';
 import { filterFlags, HptCommand, TerminalTable } from '../base.js';
 import { seedFlag } from '../seed-flag.js';
 
@@ -52,15 +52,9 @@ export default class Generate extends HptCommand {
     const started = performance.now();
     const { registry, container, argv } = this.discoverWithFilters(Generate);
     const { args, flags } = await this.parse(Generate, argv);
-    const dc = registry.get('datasets', args.dataset);
-    const filters = parseFilterOptions(flags.filter ?? []);
-    checkFilters(dc.id, dc.decl, filters);
-    const dataset = dc.decl.module ? await instantiate<Dataset>(container, dc) : undefined;
-    if (!dataset?.generate) {
-      throw new HptError('E_CONFIG', `dataset ${dc.qualifiedId} is not generated; \`generate\` works for generated datasets only (see \`hpt-bench list datasets\`)`);
-    }
     const compat = flags.compat as CompatMode;
-    const records = dataset.generate({ seed: flags.seed, compat, filters, ...(flags.data !== undefined ? { data: resolve(flags.data) } : {}) });
+    const filters = parseFilterOptions(flags.filter ?? []);
+    const { datasetId, records } = await generatedRecords({ registry, container }, args.dataset, { seed: flags.seed, compat, filters, ...(flags.data !== undefined ? { data: flags.data } : {}) });
     const toStdout = flags.out === '-';
     const path = toStdout ? '-' : resolve(flags.out);
     // a file is written whole or not at all (a temp file renamed into place); stdout is streamed
@@ -86,14 +80,14 @@ export default class Generate extends HptCommand {
         if (flags.limit !== undefined && n >= flags.limit) break;
       }
       await flush();
-      if (n === 0) throw new HptError('E_DATA', `the filters select no records of ${dc.qualifiedId}; nothing was written`);
+      if (n === 0) throw new HptError('E_DATA', `the filters select no records of ${datasetId}; nothing was written`);
       await file?.commit();
     } catch (e) {
       file?.abort();
       throw e;
     }
     if (showCount) process.stderr.write('\n');
-    const summary: GenerateSummary = { dataset: dc.qualifiedId, out: path, records: n, seed: flags.seed, compat, filters, tasks, ms: Math.round(performance.now() - started) };
+    const summary: GenerateSummary = { dataset: datasetId, out: path, records: n, seed: flags.seed, compat, filters, tasks, ms: Math.round(performance.now() - started) };
     if (flags.json) {
       if (toStdout) process.stderr.write(`${JSON.stringify(summary)}\n`);
       else this.printJson(summary);
@@ -103,6 +97,6 @@ export default class Generate extends HptCommand {
     const t = new TerminalTable({ head: ['task', 'records'] });
     for (const [task, count] of Object.entries(tasks)) t.push([task, String(count)]);
     t.push(['total', String(n)]);
-    process.stdout.write(`${t.toString()}\nwrote ${n} records of ${dc.qualifiedId} (seed ${flags.seed}, ${compat}) to ${path} in ${summary.ms} ms\n`);
+    process.stdout.write(`${t.toString()}\nwrote ${n} records of ${datasetId} (seed ${flags.seed}, ${compat}) to ${path} in ${summary.ms} ms\n`);
   }
 }
