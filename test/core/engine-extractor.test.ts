@@ -36,7 +36,8 @@ const letters: Scorer = {
     return { solved: m[1] === s.target, score: m[1] === s.target ? 1 : 0, extracted: m[1]!, extraction: { rule: 'letter', span: [0, 1] } };
   },
   extract(_s: Sample, o: GradedOutput) {
-    return /^\s*([A-D])\s*$/.exec(o.completion)?.[1] ?? null;
+    const m = /^\s*([A-D])\s*$/.exec(o.completion);
+    return m ? { value: m[1]!, rule: 'letter', span: [0, 1] as [number, number] } : null;
   },
 };
 
