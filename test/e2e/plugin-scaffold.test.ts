@@ -77,14 +77,19 @@ describe.sequential.each([false, true])('plugins new (typescript: %s)', (typescr
       const r = await runCli(['plugins', 'new', dirs[kind], '--kind', kind, ...(typescript ? ['--typescript'] : []), '--json'], { env });
       const made = JSON.parse(ok(r)) as { name: string; id: string; kind: string; files: string[] };
       expect(made).toMatchObject({ name: `hpt-bench-plugin-${lang}-${kind}`, id: `${lang}-${kind}`, kind, typescript });
-      expect(made.files).toEqual(typescript ? ['.gitignore', 'README.md', 'package.json', 'src/index.ts', 'tsconfig.json'] : ['.gitignore', 'README.md', 'index.js', 'package.json']);
+      const sdk = 'vendor/hpt-bench-sdk-0.1.0.tgz';
+      expect(made.files).toEqual(typescript ? ['.gitignore', 'README.md', 'package.json', 'src/index.ts', 'tsconfig.json', sdk] : ['.gitignore', 'README.md', 'index.js', 'package.json', sdk]);
     }
-  }, 60_000);
+  }, 120_000);
 
-  it('writes a package.json with the manifest, oclif: {}, the SDK as a bundled dependency, and a README', () => {
+  it('writes a package.json with the manifest, oclif: {}, the vendored SDK tarball as a bundled dependency, and a README', () => {
     for (const kind of KINDS) {
       const pj = JSON.parse(readFileSync(join(dirs[kind], 'package.json'), 'utf8')) as Record<string, unknown>;
-      expect(pj).toMatchObject({ type: 'module', oclif: {}, dependencies: { '@hpt-bench/sdk': '^0.1.0' }, bundleDependencies: ['@hpt-bench/sdk'], 'hpt-bench': { apiVersion: 1 } });
+      expect(pj).toMatchObject({ type: 'module', oclif: {}, dependencies: { '@hpt-bench/sdk': 'file:vendor/hpt-bench-sdk-0.1.0.tgz' }, bundleDependencies: ['@hpt-bench/sdk'], 'hpt-bench': { apiVersion: 1 } });
+      // the vendored SDK is the tarball npm packs from packages/sdk (package/package.json inside names it)
+      const list = spawnSync('tar', ['-tzf', join(dirs[kind], 'vendor/hpt-bench-sdk-0.1.0.tgz')], { encoding: 'utf8' });
+      expect(list.stdout.split('\n')).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts']));
+      expect(readFileSync(join(dirs[kind], '.gitignore'), 'utf8')).toContain('!vendor/*.tgz');
       const contributes = (pj['hpt-bench'] as { contributes: Record<string, { id: string; module: string }[]> }).contributes;
       expect(contributes[PLURAL[kind]]![0]).toMatchObject({ id: `${lang}-${kind}`, module: typescript ? './dist/index.js' : './index.js' });
       const readme = readFileSync(join(dirs[kind], 'README.md'), 'utf8');
@@ -118,6 +123,18 @@ describe.sequential.each([false, true])('plugins new (typescript: %s)', (typescr
       expect(r.code, `${kind}: ${r.stderr}`).toBe(0);
       run.expect(JSON.parse(r.stdout) as Record<string, unknown>);
     }
+  });
+});
+
+describe('plugins new --sdk registry', () => {
+  it('depends on ^<version> of the SDK from the registry and writes no vendor/ tarball', async () => {
+    const dir = join(work, 'from-registry');
+    const made = JSON.parse(ok(await runCli(['plugins', 'new', dir, '--kind', 'scorer', '--sdk', 'registry', '--json'], { env }))) as { sdk: string; files: string[] };
+    expect(made).toMatchObject({ sdk: '^0.1.0', files: ['.gitignore', 'README.md', 'index.js', 'package.json'] });
+    const pj = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pj).toMatchObject({ dependencies: { '@hpt-bench/sdk': '^0.1.0' }, bundleDependencies: ['@hpt-bench/sdk'] });
+    expect(existsSync(join(dir, 'vendor'))).toBe(false);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).not.toContain('vendor');
   });
 });
 

@@ -4,6 +4,10 @@
  * `experimentalDecorators`). The package imports only `@hpt-bench/sdk`, bundles it (`bundleDependencies`, so
  * `hpt-bench plugins install file:<tarball>` works without a registry), and has the `hpt-bench` manifest and
  * `oclif: {}` in its package.json. The author's guide is docs/plugins.md.
+ *
+ * Where the SDK comes from (`sdk`): `tarball` (the default) depends on `file:vendor/hpt-bench-sdk-<version>.tgz`, a
+ * tarball `plugins new` packs from the SDK the CLI itself runs on (so `npm install` needs no registry copy of the SDK);
+ * `registry` depends on `^<version>` from the npm registry, for when the SDK is published there.
  */
 import { basename, resolve } from 'node:path';
 import { HptError } from '@hpt-bench/core';
@@ -22,6 +26,15 @@ export interface ScaffoldOptions {
   name?: string;
   /** contribution id; default the directory's name without `hpt-bench-plugin-`, lower-cased */
   id?: string;
+  /** where `@hpt-bench/sdk` comes from: the vendored tarball `vendor/<sdkTarball>` (default) or the registry */
+  sdk?: 'tarball' | 'registry';
+  /** the SDK's version (default 0.1.0): `^<version>` from the registry, or the tarball hpt-bench-sdk-<version>.tgz */
+  sdkVersion?: string;
+}
+
+/** The file name `npm pack` gives the SDK of version `version`. */
+export function sdkTarballName(version: string): string {
+  return `hpt-bench-sdk-${version}.tgz`;
 }
 
 /** A scaffold: package name, contribution id, and the files (path relative to the plugin dir -> content). */
@@ -30,12 +43,14 @@ export interface Scaffold {
   id: string;
   kind: ScaffoldKind;
   typescript: boolean;
+  /** the SDK tarball the caller must write to `vendor/` (undefined with `sdk: 'registry'`) */
+  sdkTarball?: string;
   files: Record<string, string>;
 }
 
 const ID = /^[a-z0-9][a-z0-9._-]*$/;
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
-const SDK_VERSION = '^0.1.0';
+const SDK_VERSION = '0.1.0';
 const TS_VERSION = '^5.9.3';
 
 /** `my-model` -> `MyModel` (the class name stem). */
@@ -62,6 +77,9 @@ export function scaffoldPlugin(o: ScaffoldOptions): Scaffold {
   const name = o.name ?? `hpt-bench-plugin-${id}`;
   if (!NPM_NAME.test(name)) throw new HptError('E_CONFIG', `package name '${name}' is not a valid npm package name (--name)`);
   const ts = o.typescript;
+  const sdkVersion = o.sdkVersion ?? SDK_VERSION;
+  const vendored = (o.sdk ?? 'tarball') === 'tarball';
+  const sdkSpec = vendored ? `file:vendor/${sdkTarballName(sdkVersion)}` : `^${sdkVersion}`;
   const module = ts ? './dist/index.js' : './index.js';
   const cls = `${pascal(id)}${o.kind === 'dataset' ? 'Dataset' : o.kind === 'strategy' ? 'Strategy' : o.kind === 'model' ? 'Model' : o.kind === 'scorer' ? 'Scorer' : 'Selector'}`;
   const contributes = manifestFor(o.kind, id, module, cls);
@@ -74,7 +92,7 @@ export function scaffoldPlugin(o: ScaffoldOptions): Scaffold {
     keywords: ['hpt-bench', 'hpt-bench-plugin', 'oclif-plugin'],
     files: ts ? ['dist'] : ['index.js'],
     ...(ts ? { scripts: { build: 'tsc', prepack: 'tsc' } } : {}),
-    dependencies: { '@hpt-bench/sdk': SDK_VERSION },
+    dependencies: { '@hpt-bench/sdk': sdkSpec },
     bundleDependencies: ['@hpt-bench/sdk'],
     ...(ts ? { devDependencies: { typescript: TS_VERSION } } : {}),
     oclif: {},
@@ -82,8 +100,8 @@ export function scaffoldPlugin(o: ScaffoldOptions): Scaffold {
   };
   const files: Record<string, string> = {
     'package.json': `${JSON.stringify(pkg, null, 2)}\n`,
-    'README.md': readme(name, o.kind, id, ts),
-    '.gitignore': `node_modules/\n*.tgz\n${ts ? 'dist/\n' : ''}`,
+    'README.md': readme(name, o.kind, id, ts, vendored ? sdkTarballName(sdkVersion) : undefined),
+    '.gitignore': `node_modules/\n*.tgz\n${vendored ? '!vendor/*.tgz\n' : ''}${ts ? 'dist/\n' : ''}`,
   };
   if (ts) {
     files['tsconfig.json'] = `${JSON.stringify(TSCONFIG, null, 2)}\n`;
@@ -91,7 +109,7 @@ export function scaffoldPlugin(o: ScaffoldOptions): Scaffold {
   } else {
     files['index.js'] = source(o.kind, id, cls, false);
   }
-  return { name, id, kind: o.kind, typescript: ts, files };
+  return { name, id, kind: o.kind, typescript: ts, ...(vendored ? { sdkTarball: sdkTarballName(sdkVersion) } : {}), files };
 }
 
 const TSCONFIG = {
@@ -260,9 +278,10 @@ ${t('', '  static inject = [Tokens.Options, Tokens.Logger];\n\n')}  constructor(
   }
 }
 
-/** The scaffold's README: what it contributes and how to test, pack, install and link it. */
-function readme(name: string, kind: ScaffoldKind, id: string, ts: boolean): string {
-  const build = ts ? 'npm install\nnpm run build            # tsc: src/index.ts -> dist/index.js (the manifest names dist/index.js)\n' : 'npm install              # installs @hpt-bench/sdk (no build step: index.js is what runs)\n';
+/** The scaffold's README: what it contributes, where its SDK comes from, and how to test, pack, install and link it. */
+function readme(name: string, kind: ScaffoldKind, id: string, ts: boolean, sdkTarball: string | undefined): string {
+  const sdkFrom = sdkTarball ? `vendor/${sdkTarball}` : 'the npm registry';
+  const build = ts ? `npm install              # installs @hpt-bench/sdk from ${sdkFrom} and typescript\nnpm run build            # tsc: src/index.ts -> dist/index.js (the manifest names dist/index.js)\n` : `npm install              # installs @hpt-bench/sdk from ${sdkFrom} (no build step: index.js is what runs)\n`;
   const tryIt: Record<ScaffoldKind, string> = {
     dataset: `hpt-bench run --plugin . --dataset ${id} --model baseline:oracle --json`,
     strategy: `hpt-bench run --plugin . --dataset <dataset> --split mini --ladder hpf-${id} --model baseline:random --json`,
@@ -270,11 +289,21 @@ function readme(name: string, kind: ScaffoldKind, id: string, ts: boolean): stri
     scorer: `hpt-bench run --plugin . --dataset <a dataset whose manifest names scorer '${id}'> --model baseline:oracle --json`,
     selector: `hpt-bench run --plugin . --dataset <dataset> --split mini --mode adaptive --selector ${id} --model baseline:random --json`,
   };
+  const tgz = `${name.replace(/^@/, '').replace('/', '-')}-0.1.0.tgz`;
+  const sdkNote = sdkTarball
+    ? `\`@hpt-bench/sdk\` comes from \`vendor/${sdkTarball}\`, which \`hpt-bench plugins new\` packed from the SDK of the hpt-bench
+that wrote this package (\`"@hpt-bench/sdk": "file:vendor/${sdkTarball}"\`): \`npm install\` needs no registry copy of
+the SDK. Keep the tarball with the sources (it is not in the plugin's own tarball: \`files\` leaves it out). When the SDK
+is on a registry, use it from there instead: \`npm install @hpt-bench/sdk@^0.1.0\` (or \`hpt-bench plugins new --sdk
+registry\`), then delete \`vendor/\`.`
+    : `\`@hpt-bench/sdk\` comes from the npm registry (\`hpt-bench plugins new --sdk registry\`).`;
   return `# ${name}
 
 An [hpt-bench](https://github.com/hpt-bench/hpt-bench) plugin contributing the ${kind} \`${id}\`${kind === 'strategy' ? ` and the ladder \`hpf-${id}\` (the five HPF levels, then \`${id}\`)` : ''}.
 Written in ${ts ? 'TypeScript (compiled with `tsc`; constructor injection with `@inject(Tokens.X)`, `experimentalDecorators`)' : 'plain JavaScript (no build step; constructor injection with `static inject = [Tokens.X, ...]`)'}.
 The manifest is the \`hpt-bench\` field of package.json; the plugin author's guide is \`docs/plugins.md\` in the hpt-bench repository.
+
+${sdkNote}
 
 ## Test it
 
@@ -289,15 +318,15 @@ development copy wins (with a warning).
 ## Pack and install it
 
 \`\`\`sh
-npm pack                                                     # ${ts ? 'runs tsc (prepack), then ' : ''}writes ${name.replace(/^@/, '').replace('/', '-')}-0.1.0.tgz
-hpt-bench plugins install file:./${name.replace(/^@/, '').replace('/', '-')}-0.1.0.tgz
+npm pack                                                     # ${ts ? 'runs tsc (prepack), then ' : ''}writes ${tgz}
+hpt-bench plugins install file:./${tgz}
 hpt-bench list ${kind === 'strategy' ? 'strategies' : `${kind}s`}                                   # origin: installed
 hpt-bench plugins uninstall ${name}
 \`\`\`
 
 \`@hpt-bench/sdk\` is listed in \`bundleDependencies\`, so the tarball carries its own copy of the SDK (and the SDK's
-dependencies): \`plugins install file:\` then needs no registry. If you installed the SDK from its tarball
-(\`npm install ../hpt-bench-sdk-0.1.0.tgz\`), bundling is required: a \`file:\` dependency cannot be resolved from
-hpt-bench's plugin directory. Or link the directory instead of installing it: \`hpt-bench plugins link .\`.
+dependencies): \`plugins install file:\` then needs no registry for it. Bundling is required while the dependency is a
+\`file:\` tarball: that path could not be resolved from hpt-bench's plugin directory. Or link the directory instead of
+installing it: \`hpt-bench plugins link .\`.
 `;
 }
