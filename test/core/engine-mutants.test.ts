@@ -358,3 +358,70 @@ describe('meanTokenProb and sumUsage', () => {
     ).toEqual({ promptTokens: 13, completionTokens: 6 });
   });
 });
+
+describe('LadderEngine: ctx.score, ctx.entryOf and a level’s packEntry (issue 27, item 4)', () => {
+  it('ctx.score grades a candidate with the run’s scorer (compat, options, pack cue by default) and records nothing', async () => {
+    scorer.seen.length = 0;
+    const verdicts: unknown[] = [];
+    const verify: Strategy = {
+      id: 'verify',
+      async run(ctx) {
+        const first = await ctx.call('graded', ctx.fill('{q}'), ctx.pack.cue);
+        verdicts.push(await ctx.score('RIGHT'), await ctx.score('nope', 'Level:'));
+        return { graded: { promptText: first.promptText, completion: first.text, cue: ctx.pack.cue } };
+      },
+    };
+    const m = model(() => 'wrong');
+    const a = await engine(m, { compat: 'reference' }).attempt(sample, { level: 1, strategyId: 'a', strategy: verify });
+    expect(verdicts).toEqual([
+      { solved: true, score: 1, extracted: 'RIGHT' },
+      { solved: false, score: 0.25, extracted: 'NOPE' },
+    ]);
+    // the two ctx.score calls, then the attempt's own grading; only the model call is recorded
+    expect(scorer.seen.map((s) => s.output)).toEqual([
+      { promptText: '', completion: 'RIGHT', cue: 'Answer:' },
+      { promptText: '', completion: 'nope', cue: 'Level:' },
+      { promptText: expect.any(String), completion: 'wrong', cue: 'Answer:' },
+    ]);
+    expect(scorer.seen[0]!.ctx).toEqual({ compat: 'reference', options: { threshold: 0.5 } });
+    expect(a.calls).toHaveLength(1);
+    expect(a.solved).toBe(false);
+    expect(m.requests).toHaveLength(1);
+  });
+
+  it('ctx.entryOf reads another strategy’s entry; unknown ids and Object.prototype names are undefined', async () => {
+    let got: unknown[] = [];
+    const probe: Strategy = {
+      id: 'probe',
+      async run(ctx) {
+        got = [ctx.entryOf('b'), ctx.entryOf('zz'), ctx.entryOf('constructor'), ctx.entryOf('toString')];
+        const r = await ctx.call('graded', 'x', '');
+        return { graded: { promptText: r.promptText, completion: r.text, cue: '' } };
+      },
+    };
+    const p = pack({ strategies: { probe: { template: 'P' }, b: { template: 'B {q}' } } });
+    await engine(model(() => 'x'), { pack: p }).attempt(sample, { level: 1, strategyId: 'probe', strategy: probe });
+    expect(got).toEqual([{ template: 'B {q}' }, undefined, undefined, undefined]);
+  });
+
+  it('a level with packEntry reads that entry as ctx.entry; without it, its own; the requests follow the entry', async () => {
+    const seen: unknown[] = [];
+    const byEntry: Strategy = {
+      id: 'again',
+      async run(ctx) {
+        seen.push(ctx.entry);
+        const r = await ctx.call('graded', ctx.fill(ctx.entry?.template ?? 'none'), ctx.pack.cue);
+        return { graded: { promptText: r.promptText, completion: r.text, cue: ctx.pack.cue } };
+      },
+    };
+    const p = pack({ strategies: { a: { template: 'A {q}' }, again: { template: 'OWN {q}' } } });
+    const m = model(() => 'x');
+    const e = engine(m, { pack: p });
+    await e.attempt(sample, { level: 2, strategyId: 'again', strategy: byEntry, packEntry: 'a' });
+    await e.attempt(sample, { level: 2, strategyId: 'again', strategy: byEntry });
+    expect(seen).toEqual([{ template: 'A {q}' }, { template: 'OWN {q}' }]);
+    expect(m.requests.map((r) => r.messages.at(-1)!.content)).toEqual(['A What?\nAnswer:', 'OWN What?\nAnswer:']);
+    // the level's own id stays the strategy id (records, context)
+    expect(m.requests[0]!.context!.strategy).toBe('again');
+  });
+});

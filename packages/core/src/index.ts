@@ -13,6 +13,7 @@ export * from './plugins/host.js';
 export * from './plugins/construct.js';
 export * from './plugins/filters.js';
 export * from './plugins/install.js';
+export * from './plugins/verify.js';
 export * from './data/declarative.js';
 export * from './data/hub.js';
 export * from './ladder/engine.js';

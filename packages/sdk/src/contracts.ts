@@ -407,7 +407,9 @@ export interface CallResult {
  * - `call(purpose, text, cue)`: assemble the messages for `text` (filled template) and `cue` per hpt.md §6 and send
  *   them to the evaluated model (or the knowledge model for `knowledge`); the engine records every call;
  * - `fill(template, vars)`: one-pass placeholder substitution (specs/hpt.md §0);
- * - `extract(completion, cue?)`: the answer the run's scorer reads from a completion (`Scorer.extract`).
+ * - `extract(completion, cue?)`: the answer the run's scorer reads from a completion (`Scorer.extract`);
+ * - `score(completion, cue?)`: the run's scorer's verdict on a completion, not recorded (verification levels);
+ * - `entryOf(strategyId)`: another strategy's prompt-pack entry for the dataset (a level reusing another's wording).
  */
 export interface StrategyContext {
   sample: Sample;
@@ -424,6 +426,18 @@ export interface StrategyContext {
    * the answers of several calls (self-consistency, majority voting) the way they will be scored.
    */
   extract(completion: string, cue?: string): Extraction<Json> | null;
+  /**
+   * The run's scorer's verdict on `completion` for this sample (`Scorer.score` with the run's compat mode and scorer
+   * options; `cue` defaults to the pack's cue; the prompt text is empty). Nothing is recorded: the attempt is still
+   * graded on the strategy's returned output only. Lets a strategy check a candidate answer (a verification level,
+   * picking among self-consistency samples). Rejects with what the scorer throws.
+   */
+  score(completion: string, cue?: string): Promise<Verdict>;
+  /**
+   * The prompt-pack entry of strategy `strategyId` for this dataset (undefined when the pack has none), e.g. a level
+   * that reuses the `zero-shot-cot` wording and adds a step. `entry` is `entryOf(<this level's pack entry>)`.
+   */
+  entryOf(strategyId: string): PromptPackEntry | undefined;
 }
 
 /** A strategy plugin: one rung of the ladder, turning a sample into one graded output (hpt.md §1.3). */

@@ -98,6 +98,11 @@ export interface StrategyDecl {
   export?: string;
   kind?: 'single-call';
   template?: string;
+  /**
+   * the prompt-pack entry this strategy uses instead of the one named by its own id (e.g. `zero-shot-cot`): its
+   * `StrategyContext.entry`, and for `single-call` the template it sends
+   */
+  packEntry?: string;
   description?: string;
   options?: OptionsSchema;
 }

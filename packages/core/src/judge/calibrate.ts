@@ -168,7 +168,7 @@ export async function selectCalibrationSamples(load: () => AsyncIterable<Sample>
  */
 export function judgeTaskTemplate(pack: PromptPack, firstLevel: JudgeLevel | undefined, datasetId: string): string {
   if (pack.task !== undefined) return pack.task;
-  const entry = firstLevel ? (pack.strategies[firstLevel.strategy] ?? (firstLevel.fallbackTemplate !== undefined ? { template: firstLevel.fallbackTemplate } : undefined)) : undefined;
+  const entry = firstLevel ? (pack.strategies[firstLevel.packEntry ?? firstLevel.strategy] ?? (firstLevel.fallbackTemplate !== undefined ? { template: firstLevel.fallbackTemplate } : undefined)) : undefined;
   if (entry?.template !== undefined && !entry.steps?.length && entry.knowledge === undefined) return entry.template;
   throw new HptError('E_PACK', `prompt pack '${pack.id}' (dataset ${datasetId}) has no 'task' text and its first level is not a single template; add a "task" template to the pack`);
 }

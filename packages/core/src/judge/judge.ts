@@ -173,7 +173,7 @@ export async function buildJudgedPrompt(level: JudgedLevel, sample: Sample, pack
       return { text, usage: { promptTokens: 0, completionTokens: 0 }, finishReason: 'stop' };
     },
   };
-  const rung = { level: level.level, strategyId: level.strategy, strategy: level.instance };
+  const rung = { level: level.level, strategyId: level.strategy, strategy: level.instance, ...(level.packEntry !== undefined ? { packEntry: level.packEntry } : {}) };
   const engine = new LadderEngine({
     levels: [rung],
     model: recorder,
@@ -479,6 +479,8 @@ export interface JudgeLevel {
   level: number;
   strategy: string;
   fallbackTemplate?: string;
+  /** the prompt-pack entry the level reads when not its strategy id's (the strategy's `packEntry`) */
+  packEntry?: string;
 }
 
 /** A ladder level the judge rates: a `JudgeLevel` and the strategy instance that builds its prompt (as a run builds it). */

@@ -18,7 +18,7 @@ export function judgeLevels(registry: Registry, ladder: string): JudgeLevel[] {
   return resolveLadder(registry, ladder).levels.map((sid, i) => {
     const sc = registry.get('strategies', sid);
     const decl = sc.decl as StrategyDecl;
-    return { level: i + 1, strategy: sc.id, ...(decl.kind === 'single-call' && decl.template !== undefined ? { fallbackTemplate: decl.template } : {}) };
+    return { level: i + 1, strategy: sc.id, ...(decl.kind === 'single-call' && decl.template !== undefined ? { fallbackTemplate: decl.template } : {}), ...(decl.packEntry !== undefined ? { packEntry: decl.packEntry } : {}) };
   });
 }
 

@@ -7,6 +7,11 @@ export interface LadderLevel {
   level: number;
   strategyId: string;
   strategy: Strategy;
+  /**
+   * the prompt-pack entry the level reads (`StrategyContext.entry`), when not the one of `strategyId`: the strategy
+   * declaration's `packEntry` (a level reusing another level's wording)
+   */
+  packEntry?: string;
 }
 
 /**
@@ -146,12 +151,14 @@ export class LadderEngine {
       sample,
       level: rung.level,
       strategyId: rung.strategyId,
-      entry: s.pack.strategies[rung.strategyId],
+      entry: s.pack.strategies[rung.packEntry ?? rung.strategyId],
       pack: s.pack,
       compat: s.compat,
       fill: (template, vars) => fillTemplate(template, { ...sample.input, ...vars }),
       extract: (completion, cue) =>
         s.scorer.extract?.(sample, { promptText: '', completion, cue: cue ?? s.pack.cue }, { compat: 'strict', options: s.scorerOptions }) ?? null,
+      score: async (completion, cue) => s.scorer.score(sample, { promptText: '', completion, cue: cue ?? s.pack.cue }, { compat: s.compat, options: s.scorerOptions }),
+      entryOf: (strategyId) => (Object.hasOwn(s.pack.strategies, strategyId) ? s.pack.strategies[strategyId] : undefined),
       call: async (purpose: CallPurpose, text: string, cue: string, options?: { logprobs?: boolean }) => {
         const model = purpose === 'knowledge' ? s.knowledgeModel : s.model;
         const { messages, promptText } = s.assemble

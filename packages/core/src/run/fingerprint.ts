@@ -93,7 +93,7 @@ export function promptHashes(prepared: Pick<PreparedRun, 'pack' | 'levels'>, tem
   const { pack } = prepared;
   const out: Record<string, string> = {};
   for (const l of prepared.levels) {
-    out[l.strategyId] = sha256(canonicalJson({ pack: { id: pack.id, system: pack.system ?? null, cue: pack.cue, task: pack.task ?? null }, entry: pack.strategies[l.strategyId] ?? null, template: templates[l.strategyId] ?? null }));
+    out[l.strategyId] = sha256(canonicalJson({ pack: { id: pack.id, system: pack.system ?? null, cue: pack.cue, task: pack.task ?? null }, entry: pack.strategies[l.packEntry ?? l.strategyId] ?? null, template: templates[l.strategyId] ?? null }));
   }
   return out;
 }

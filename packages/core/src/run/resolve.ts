@@ -136,7 +136,7 @@ export async function prepareRun(config: RunConfig, registry: Registry, containe
     const sdecl = sc.decl as StrategyDecl;
     if (typeof sdecl.template === 'string') strategyTemplates[sc.id] = sdecl.template;
     const strategy = await strategyOf(container, sc, ladder.options?.[sid] ?? {});
-    levels.push({ level: i + 1, strategyId: sc.id, strategy });
+    levels.push({ level: i + 1, strategyId: sc.id, strategy, ...(sdecl.packEntry !== undefined ? { packEntry: sdecl.packEntry } : {}) });
   }
   const model = await resolveModel(registry, container, config.model, config.modelOptions);
   contributions.push(modelContribution(registry, config.model));
