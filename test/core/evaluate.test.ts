@@ -160,6 +160,21 @@ describe('evaluate', () => {
     expect(again!.summary).toMatchObject({ complete: true, resumed: true });
   });
 
+  it('an abort after the run finished leaves it complete (only --out is not written)', async () => {
+    const store = join(dir, 'late.sqlite');
+    const out = join(dir, 'late.jsonl');
+    const controller = new AbortController();
+    const run = evaluate({ config: runConfig({ dataset: 'boolq', split: 'mini', model: 'baseline:oracle' }), out }, { store, plugins, signal: controller.signal, onRunEnd: (_cell, finished) => finished && controller.abort('SIGINT') });
+    await expect(run).rejects.toMatchObject({ code: 'E_INTERRUPTED', exitCode: 130, message: expect.stringMatching(/after run \S+ finished: it is stored in .*late\.sqlite; its --out file was not written/) });
+    const s = new RunStore(store);
+    try {
+      expect(s.listRuns().map((r) => r.status)).toEqual(['completed']);
+    } finally {
+      s.close();
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('a signal aborted before the run starts records nothing', async () => {
     const store = join(dir, 'early.sqlite');
     const controller = new AbortController();

@@ -124,8 +124,9 @@ export async function checkRuns(runs: readonly EvaluationRun[], plugins: Evaluat
 
 /**
  * Run an evaluation: `runs` one after the other (a matrix of models × datasets is several runs), each an ordinary run
- * of the store (resumable like any run), every run checked first when there are several (`checkRuns`). Stops at the first run that throws, and
- * after the first run that is incomplete (errored samples; it is returned last, `summary.complete` false).
+ * of the store (resumable like any run), every run checked first when there are several (`checkRuns`). Stops at the
+ * first run that throws, and after the first run that is incomplete (errored samples; it is returned last,
+ * `summary.complete` false).
  *
  * Manual HPF or adaptive HPF per `config.mode` (hpt.md §2.1, §2.3); HPI as in hpt.md §2.2. For a run that does not
  * resume, an HPI_Dataset saved in the store by `calibrate --save` replaces the dataset's constant unless
@@ -198,15 +199,19 @@ async function runOne(run: EvaluationRun, cell: EvaluationCell, options: Evaluat
       ),
     );
     finished = true;
-    options.onRunEnd?.(cell, true);
     const runId = interrupt.runId;
-    interrupt.end();
-    if (run.out) await writeSampleRecords(session.store, runId, run.out, config.replicates ?? 1);
+    // from here an abort leaves the finished run as it is (only --out and the tables are not written)
+    interrupt.executed();
+    options.onRunEnd?.(cell, true);
+    interrupt.throwIfAborted();
+    if (run.out) await interrupt.race(writeSampleRecords(session.store, runId, run.out, config.replicates ?? 1));
     let tables: ReportTable[] = [];
     if (options.tables && summary.complete) {
-      const views = await loadReportViews(registry, container, { onCodeError: (c, e) => logger.debug(`report view ${c.qualifiedId}: ${(e as Error).message}`) });
+      const views = await interrupt.race(loadReportViews(registry, container, { onCodeError: (c, e) => logger.debug(`report view ${c.qualifiedId}: ${(e as Error).message}`) }));
+      interrupt.throwIfAborted();
       tables = runSummaryTables(gatherReport(session.store, storeLabel(options.store), { runIds: [runId], resamples: 200 }), views);
     }
+    interrupt.throwIfAborted();
     return { ...cell, runId, summary, tables };
   } finally {
     if (started && !finished) options.onRunEnd?.(cell, false);
@@ -230,6 +235,7 @@ class Interrupt {
   /** the id of the current run: fresh per run, the stored one once `executeRun` has picked it (`opened`) */
   runId = newRunId();
   private isOpen = false;
+  private done = false;
   private readonly rejecters = new Set<(e: unknown) => void>();
   private error: HptError | undefined;
   private readonly listener = () => this.abort();
@@ -246,6 +252,7 @@ class Interrupt {
     this.session = session;
     this.runId = newRunId();
     this.isOpen = false;
+    this.done = false;
     if (this.signal?.aborted) this.abort();
   }
 
@@ -255,10 +262,22 @@ class Interrupt {
     this.isOpen = true;
   }
 
-  /** The run's execution is over: an abort from now on touches it no more. */
+  /** The run's execution finished: an abort from now on closes the store but does not touch the run. */
+  executed(): void {
+    this.done = true;
+  }
+
+  /** Throw the interruption's error if the signal was aborted (between steps that are not raced). */
+  throwIfAborted(): void {
+    if (this.signal?.aborted) this.abort();
+    if (this.error) throw this.error;
+  }
+
+  /** The run is over (returned or thrown): an abort from now on touches no run. */
   end(): void {
     this.session = undefined;
     this.isOpen = false;
+    this.done = false;
   }
 
   /** `work`, unless the signal is aborted first (then the interruption's error; `work`'s later outcome is dropped). */
@@ -294,7 +313,7 @@ class Interrupt {
     const session = this.session;
     try {
       // a worker of a run other processes execute too leaves it to them; a lone one marks it failed
-      if (session && this.isOpen) left = leaveRun(session.store, this.runId, currentOwner(), `interrupted (${name})`) === 'left';
+      if (session && this.isOpen && !this.done) left = leaveRun(session.store, this.runId, currentOwner(), `interrupted (${name})`) === 'left';
     } catch {
       // a broken store: the samples already committed stay; the run is resumed like any failed one
     }
@@ -305,9 +324,11 @@ class Interrupt {
     }
     const message = !session || !this.isOpen
       ? `interrupted by ${name} before the run started; nothing was recorded in ${store}`
-      : left
-        ? `interrupted by ${name}; this worker left run ${this.runId} in ${store} to its other workers, which carry on`
-        : `interrupted by ${name}; run ${this.runId} is marked failed in ${store} (the same command continues it)`;
+      : this.done
+        ? `interrupted by ${name} after run ${this.runId} finished: it is stored in ${store}; its --out file was not written`
+        : left
+          ? `interrupted by ${name}; this worker left run ${this.runId} in ${store} to its other workers, which carry on`
+          : `interrupted by ${name}; run ${this.runId} is marked failed in ${store} (the same command continues it)`;
     this.error = new HptError('E_INTERRUPTED', message, { exitCode: reason === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted });
     for (const reject of [...this.rejecters]) reject(this.error);
   }
