@@ -86,6 +86,8 @@ describe.sequential.each([false, true])('plugins new (typescript: %s)', (typescr
     for (const kind of KINDS) {
       const pj = JSON.parse(readFileSync(join(dirs[kind], 'package.json'), 'utf8')) as Record<string, unknown>;
       expect(pj).toMatchObject({ type: 'module', oclif: {}, dependencies: { '@hpt-bench/sdk': 'file:vendor/hpt-bench-sdk-0.1.0.tgz' }, bundleDependencies: ['@hpt-bench/sdk'], 'hpt-bench': { apiVersion: 1 } });
+      // npm test is the conformance kit (after tsc for TypeScript)
+      expect((pj.scripts as Record<string, string>).test).toBe(typescript ? 'tsc && hpt-bench plugins verify .' : 'hpt-bench plugins verify .');
       // the vendored SDK is the tarball npm packs from packages/sdk (package/package.json inside names it)
       const list = spawnSync('tar', ['-tzf', join(dirs[kind], 'vendor/hpt-bench-sdk-0.1.0.tgz')], { encoding: 'utf8' });
       expect(list.stdout.split('\n')).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts']));
@@ -93,7 +95,7 @@ describe.sequential.each([false, true])('plugins new (typescript: %s)', (typescr
       const contributes = (pj['hpt-bench'] as { contributes: Record<string, { id: string; module: string }[]> }).contributes;
       expect(contributes[PLURAL[kind]]![0]).toMatchObject({ id: `${lang}-${kind}`, module: typescript ? './dist/index.js' : './index.js' });
       const readme = readFileSync(join(dirs[kind], 'README.md'), 'utf8');
-      for (const step of ['hpt-bench list --plugin .', 'npm pack', `hpt-bench plugins install file:./hpt-bench-plugin-${lang}-${kind}-0.1.0.tgz`, 'bundleDependencies']) expect(readme, step).toContain(step);
+      for (const step of ['npm test', 'hpt-bench list --plugin .', 'npm pack', `hpt-bench plugins install file:./hpt-bench-plugin-${lang}-${kind}-0.1.0.tgz`, 'bundleDependencies']) expect(readme, step).toContain(step);
     }
   });
 

@@ -91,7 +91,8 @@ export function scaffoldPlugin(o: ScaffoldOptions): Scaffold {
     license: 'MIT',
     keywords: ['hpt-bench', 'hpt-bench-plugin', 'oclif-plugin'],
     files: ts ? ['dist'] : ['index.js'],
-    ...(ts ? { scripts: { build: 'tsc', prepack: 'tsc' } } : {}),
+    // npm test: the conformance kit (`hpt-bench plugins verify`) on this directory, after compiling a TypeScript plugin
+    scripts: ts ? { build: 'tsc', prepack: 'tsc', test: 'tsc && hpt-bench plugins verify .' } : { test: 'hpt-bench plugins verify .' },
     dependencies: { '@hpt-bench/sdk': sdkSpec },
     bundleDependencies: ['@hpt-bench/sdk'],
     ...(ts ? { devDependencies: { typescript: TS_VERSION } } : {}),
@@ -308,7 +309,8 @@ ${sdkNote}
 ## Test it
 
 \`\`\`sh
-${build}hpt-bench list --plugin .                # the ${kind} '${id}' is listed (origin: local)
+${build}npm test                 # ${ts ? 'tsc, then ' : ''}hpt-bench plugins verify .: manifest, loading, and each contribution exercised
+hpt-bench list --plugin .                # the ${kind} '${id}' is listed (origin: local)
 ${kind === 'dataset' || kind === 'scorer' ? '' : 'hpt-bench list datasets --json           # <dataset> below: one with a shipped mini split\n'}${tryIt[kind]}
 \`\`\`
 
