@@ -9,7 +9,7 @@ export const EXIT_CODES = { ok: 0, runtime: 1, usage: 2, interrupted: 130, termi
  * Error codes that are runtime failures (exit 1) unless the thrower says otherwise; every other code is a usage or
  * input error (exit 2).
  */
-export const RUNTIME_ERROR_CODES: ReadonlySet<string> = new Set(['E_ENDPOINT', 'E_AUTH', 'E_MODEL_CALL', 'E_STORE', 'E_SANDBOX', 'E_BUSY', 'E_NO_RESULTS', 'E_INTERNAL', 'E_INTERRUPTED']);
+export const RUNTIME_ERROR_CODES: ReadonlySet<string> = new Set(['E_ENDPOINT', 'E_AUTH', 'E_MODEL_CALL', 'E_STORE', 'E_SANDBOX', 'E_NO_RESULTS', 'E_INTERNAL', 'E_INTERRUPTED']);
 
 /**
  * Errors a user can cause (bad flag, bad file, bad manifest, unreachable endpoint). The CLI prints `message` on
