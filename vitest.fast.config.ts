@@ -3,7 +3,7 @@
  * CLI helpers, in worker threads. Left to `npm test`: the tests that start processes (the built CLI: test/e2e,
  * test/judge; Python in the sandbox: test/sandbox, test/metrics/humaneval and humaneval-preflight, hibench code-gen
  * runs), a PostgreSQL server (test/store) or Chromium (test/report). About a minute on 2 cores; `npm test` (what CI
- * runs) about 13.
+ * runs) about 5.
  */
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
