@@ -18,7 +18,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // three test files at once on 2 cores: much of the suite waits (servers, timers, child processes), so a third
-    // worker fills the gaps (the full suite: just under 5 minutes instead of 8 with one worker; four workers gain nothing)
+    // worker fills the gaps (the full suite: about 5 minutes instead of 8 with one worker; four workers gain nothing)
     maxWorkers: 3,
     setupFiles: ['./test/setup.ts'],
   },
