@@ -175,6 +175,12 @@ describe('evaluate', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('an empty list of runs is a configuration error', async () => {
+    const store = join(dir, 'none.sqlite');
+    await expect(evaluate([], { store, plugins })).rejects.toMatchObject({ code: 'E_CONFIG', message: 'evaluate() needs at least one run' });
+    expect(existsSync(store)).toBe(false);
+  });
+
   it('a signal aborted before the run starts records nothing', async () => {
     const store = join(dir, 'early.sqlite');
     const controller = new AbortController();

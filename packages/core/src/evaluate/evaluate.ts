@@ -15,7 +15,7 @@ import { runSummaryTables } from '../report/tables.js';
 import { loadReportViews } from '../report/views.js';
 import type { RunConfig } from '../run/config.js';
 import { executeRun, newRunId, type RunProgress } from '../run/execute.js';
-import { type PreparedRun, prepareRun } from '../run/resolve.js';
+import { type PreparedRun, prepareRun, QUIET_LOGGER } from '../run/resolve.js';
 import type { RunPlan } from '../run/config.js';
 import { currentOwner } from '../run/resume.js';
 import { urlSecrets } from '../run/secrets.js';
@@ -92,7 +92,6 @@ export interface EvaluationResult extends EvaluationCell {
   tables: ReportTable[];
 }
 
-const SILENT: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /** The label of a run: its own, else `<model> × <dataset>`. */
 function labelOf(run: EvaluationRun): string {
@@ -165,7 +164,7 @@ export async function evaluate(runs: EvaluationRun | readonly EvaluationRun[], o
 
 /** One run: its session, the saved HPI_Dataset, preparation, execution, `out`, and the tables. */
 async function runOne(run: EvaluationRun, cell: EvaluationCell, options: EvaluateOptions, interrupt: Interrupt): Promise<EvaluationResult> {
-  const logger = options.logger ?? SILENT;
+  const logger = options.logger ?? QUIET_LOGGER;
   const { registry } = options.plugins;
   // each run has a container of its own (its RNG and store registered there), under the plugins' container
   const container = options.plugins.container.createChildContainer();

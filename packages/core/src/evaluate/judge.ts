@@ -11,12 +11,11 @@ import { AtomicFile } from '../io/atomic-file.js';
 import { JudgeClient, JUDGE_GENERATION, JUDGE_HELPER_GENERATION, runJudge, type JudgeDatasetInput, type JudgeLevelResult, type JudgeRecord } from '../judge/judge.js';
 import { runJudgeCalibration, selectCalibrationSamples, judgeTaskTemplate, type CalibrationResult } from '../judge/calibrate.js';
 import { judgeLadder, judgeLevels, judgeSamples } from '../judge/prepare.js';
-import { resolveDatasetSource, resolveModel } from '../run/resolve.js';
+import { QUIET_LOGGER, resolveDatasetSource, resolveModel } from '../run/resolve.js';
 import { RunSession } from '../run/session.js';
 import { storeLabel } from '../store/location.js';
 import type { EvaluationPlugins } from './evaluate.js';
 
-const SILENT: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /**
  * The model-call settings of a judge job: the endpoint options of its models (`baseUrl`, `apiKeyEnv`, `timeoutMs`),
@@ -100,7 +99,7 @@ function judgeSession(store: string, settings: JudgeCallSettings, plugins: Evalu
  *   what `runJudge` throws. `out` is then left as it was.
  */
 export async function judgeLadderPrompts(spec: JudgeSpec, options: JudgeJobOptions): Promise<JudgeOutcome> {
-  const logger = options.logger ?? SILENT;
+  const logger = options.logger ?? QUIET_LOGGER;
   const { registry, container } = options.plugins;
   const session = judgeSession(options.store, spec, options.plugins, 0);
   try {
@@ -190,7 +189,7 @@ export interface CalibrateOutcome {
  *   `runJudgeCalibration` throws.
  */
 export async function calibrateWithJudge(spec: CalibrateSpec, options: JudgeJobOptions): Promise<CalibrateOutcome> {
-  const logger = options.logger ?? SILENT;
+  const logger = options.logger ?? QUIET_LOGGER;
   const { registry, container } = options.plugins;
   const session = judgeSession(options.store, spec, options.plugins, spec.seed);
   try {

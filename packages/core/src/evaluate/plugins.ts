@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HptError, type Logger, Tokens } from '@hpt-bench/sdk';
 import { createRunContainer, discoverPlugins, type PluginEntry } from '../plugins/host.js';
+import { QUIET_LOGGER } from '../run/resolve.js';
 import type { EvaluationPlugins } from './evaluate.js';
 
 /**
@@ -31,7 +32,6 @@ export interface LoadPluginsOptions {
   logger?: Logger;
 }
 
-const SILENT: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /** The nearest directory at or above `from` whose package.json is named `hpt-bench`, or undefined. */
 function findInstallation(from: string): string | undefined {
@@ -109,7 +109,7 @@ export function installationPlugins(root: string, dataDir?: string): PluginEntry
 export function loadPlugins(options: LoadPluginsOptions = {}): EvaluationPlugins {
   const root = options.root ?? findInstallation(dirname(fileURLToPath(import.meta.url))) ?? findInstallation(process.cwd());
   if (!root) throw new HptError('E_PLUGIN', 'no hpt-bench installation found above this module or the current directory; pass loadPlugins({ root }) the directory of the hpt-bench package');
-  const logger = options.logger ?? SILENT;
+  const logger = options.logger ?? QUIET_LOGGER;
   const entries = installationPlugins(root, options.installed === false ? undefined : (options.dataDir ?? pluginDataDir()));
   for (const d of options.dirs ?? []) entries.push({ root: resolve(d), origin: 'local' });
   const registry = discoverPlugins(entries, { onBroken: (b) => logger.warn(`plugin ${b.name} ignored: ${b.reason}`) });

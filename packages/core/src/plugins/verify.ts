@@ -33,7 +33,7 @@ import {
 import { loadPlugins } from '../evaluate/plugins.js';
 import { LadderEngine } from '../ladder/engine.js';
 import { withGenericInput } from '../prompt/pack.js';
-import { datasetSource, strategyOf } from '../run/resolve.js';
+import { datasetSource, QUIET_LOGGER, strategyOf } from '../run/resolve.js';
 import { createRunContainer, discoverPlugins, instantiate } from './host.js';
 import { readPluginManifest } from './manifest.js';
 import { kindNoun, type Registry } from './registry.js';
@@ -87,7 +87,6 @@ export interface VerifyOptions {
   logger?: Logger;
 }
 
-const SILENT: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 const GENERATION = { temperature: 0.6, topP: 0.9, maxTokens: 64 };
 
 /** A sample with the scorer and pack of its dataset: what strategies, models and selectors are exercised on. */
@@ -200,7 +199,7 @@ async function verifyDirectory(root: string, options: VerifyOptions): Promise<Ve
   if (!source) throw new HptError('E_PLUGIN', `${root} is not an hpt-bench plugin: its package.json has no "hpt-bench" manifest`);
   const counts = Object.entries(source.manifest.contributes).map(([k, v]) => `${(v as unknown[]).length} ${k}`);
   rows.push({ contribution: `plugin ${source.name}`, check: 'manifest', status: 'pass', detail: `valid (${counts.join(', ') || 'no contributions'})` });
-  const logger = options.logger ?? SILENT;
+  const logger = options.logger ?? QUIET_LOGGER;
   const { registry, container } = pluginsBeside(root, options, logger);
   const mine = <K extends ContributionKind>(kind: K) => registry.list(kind).filter((c) => c.plugin.name === source.name);
   const v = new Verifier(registry, container, rows, options);

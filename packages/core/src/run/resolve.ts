@@ -187,8 +187,8 @@ export async function strategyOf(container: DependencyContainer, sc: Contributio
   return sdecl.kind === 'single-call' ? new SingleCallStrategy(sc.id, sdecl.template) : instantiate<Strategy>(container, sc, options);
 }
 
-/** A logger that says nothing (the `scanDataset` instance's). */
-const QUIET_LOGGER: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
+/** A logger that says nothing: the `scanDataset` instance's, and the default of the library calls (`evaluate()` and its siblings, `loadPlugins`, `verifyPlugin`). */
+export const QUIET_LOGGER: Logger = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /** The `models` contribution of a model id `<plugin model id>[:<name>]` (see `resolveModel`). */
 function modelContribution(registry: Registry, id: string): Contribution {
