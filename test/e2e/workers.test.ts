@@ -151,7 +151,7 @@ describe.each(backends)('several workers on one run, $name store', ({ name, skip
 
     // every live worker exits 0 with the run's summary, equal to the single worker's
     const summaries = results.map((r) => {
-      expect(r.code, r.stderr).toBe(0);
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0); // a worker's --json error is on stdout
       return JSON.parse(r.stdout) as typeof ref & { runId: string };
     });
     expect(new Set(summaries.map((s) => s.runId)).size).toBe(1);
