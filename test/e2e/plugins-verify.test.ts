@@ -91,6 +91,7 @@ describe('hpt-bench plugins verify: good plugins pass', () => {
     expect(data.code, JSON.stringify(data.result.rows.filter((r) => r.status === 'fail'))).toBe(0);
     expect(row(data.result, "dataset 'boolq'", 'target solves')!.status).toBe('pass');
     expect(row(data.result, "dataset 'iwslt'", 'scorer')).toMatchObject({ status: 'skip', detail: expect.stringContaining('threshold') });
+    expect(row(data.result, "report view 'hpt-tables'", 'small run')!.detail).toBe('1 table(s) on a 5-sample baseline:oracle run of mmlu: "HPI (lower is better) and accuracy (%)"');
     const strategies = await verify(join(ROOT, 'plugins/hpf-strategies'));
     expect(strategies.code).toBe(0);
     expect(row(strategies.result, "strategy 'least-to-most'", 'runs')!.detail).toMatch(/^4 call\(s\)/);
@@ -98,6 +99,10 @@ describe('hpt-bench plugins verify: good plugins pass', () => {
     const baselines = await verify(join(ROOT, 'plugins/baselines'), '--model-name', 'oracle');
     expect(baselines.code).toBe(0);
     expect(row(baselines.result, "model 'baseline'", 'generate')!.status).toBe('pass');
+    // the openai model, pointed at a local OpenAI-compatible stand-in through its baseUrl option, with no API key
+    const openai = await verify(join(ROOT, 'plugins/openai'));
+    expect(openai.code, JSON.stringify(openai.result.rows)).toBe(0);
+    expect(row(openai.result, "model 'openai'", 'generate')!.detail).toBe('against a local OpenAI-compatible stand-in: 1 chat-completions request(s), answered "stand-in reply" with its token counts');
   });
 
   it('a packed .tgz is unpacked and verified', async () => {
@@ -187,6 +192,68 @@ export class Far { id = 'far'; async select(ctx) { return { level: ctx.levels.le
     const table = await runCli(['plugins', 'verify', root]);
     expect(table.code).toBe(1);
     expect(table.stdout).toContain('bad-code: 5 check(s) failed');
+  });
+
+  it('an endpoint model (options take baseUrl) runs against a local OpenAI-compatible stand-in: one that calls it passes, one that makes up its answer fails', async () => {
+    const options = { type: 'object', properties: { baseUrl: { type: 'string' } }, additionalProperties: false };
+    const root = plugin(
+      'endpoint-models',
+      {
+        models: [
+          { id: 'fetcher', module: './code.js', export: 'Fetcher', options },
+          { id: 'liar', module: './code.js', export: 'Liar', options },
+        ],
+      },
+      {
+        'code.js': `const OPTIONS = Symbol.for('hpt-bench.Options');
+export class Fetcher {
+  static inject = [OPTIONS];
+  id = 'fetcher';
+  constructor(o) { this.endpoint = o.baseUrl; }
+  async generate(req) {
+    const r = await fetch(this.endpoint + '/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', messages: req.messages }) });
+    const b = await r.json();
+    return { text: b.choices[0].message.content, usage: { promptTokens: b.usage.prompt_tokens, completionTokens: b.usage.completion_tokens }, finishReason: b.choices[0].finish_reason };
+  }
+}
+export class Liar {
+  static inject = [OPTIONS];
+  id = 'liar';
+  constructor(o) { this.endpoint = o.baseUrl; }
+  async generate() { return { text: 'made up', usage: { promptTokens: 1, completionTokens: 1 }, finishReason: 'stop' }; }
+}
+`,
+      },
+    );
+    const { code, result } = await verify(root);
+    expect(code).toBe(1);
+    expect(row(result, "model 'fetcher'", 'generate')).toMatchObject({ status: 'pass', detail: expect.stringContaining('1 chat-completions request(s), answered "stand-in reply"') });
+    const liar = row(result, "model 'liar'", 'generate')!;
+    expect(liar.status).toBe('fail');
+    expect(liar.detail).toMatch(/^against a local OpenAI-compatible stand-in: no chat-completions request reached the stand-in at http:\/\/127\.0\.0\.1:\d+\/v1/);
+    expect(liar.detail).toContain('text "made up" is not the stand-in\'s "stand-in reply"');
+  });
+
+  it('report views run on a small run: a declarative view passes with its table, a code view that throws fails, named', async () => {
+    const root = plugin(
+      'views',
+      {
+        datasets: [dataset('quiz', 'boolean')],
+        reports: [
+          { id: 'paper', datasets: ['quiz'], tables: [{ id: 't1', layout: 'hpi-accuracy', title: 'Quiz table' }] },
+          { id: 'crashy', datasets: ['quiz'], module: './view.js', export: 'Crashy' },
+          { id: 'elsewhere', datasets: ['no-such-dataset'] },
+        ],
+      },
+      { 'data.jsonl': DATA, 'view.js': `export class Crashy { tables(ctx) { throw new Error('view boom on ' + ctx.runs.length + ' run(s)'); } }\n` },
+    );
+    const { code, result } = await verify(root);
+    expect(code).toBe(1);
+    expect(row(result, "report view 'paper'", 'load')).toMatchObject({ status: 'pass', detail: 'declarative (no code)' });
+    expect(row(result, "report view 'paper'", 'small run')).toMatchObject({ status: 'pass', detail: '1 table(s) on a 3-sample baseline:oracle run of quiz: "Quiz table"' });
+    expect(row(result, "report view 'crashy'", 'load')!.status).toBe('pass');
+    expect(row(result, "report view 'crashy'", 'small run')).toMatchObject({ status: 'fail', detail: 'on quiz: view boom on 1 run(s)' });
+    expect(row(result, "report view 'elsewhere'", 'small run')).toMatchObject({ status: 'skip', detail: 'none of its datasets (no-such-dataset) has local samples to run' });
   });
 
   it('a strategy that hangs fails after --timeout', async () => {

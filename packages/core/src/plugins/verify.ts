@@ -3,7 +3,8 @@
  * plugin's own tests. A plugin directory (or a packed `.tgz`, unpacked to a temporary directory with its bundled
  * dependencies) is discovered beside the installation's built-in plugins exactly as `--plugin DIR` would be, and each of
  * its contributions is built through the same injection as a run (`instantiate`, `strategyOf`, `datasetSource`) and
- * exercised without calling any endpoint. The outcome is one row per contribution and check.
+ * exercised without calling any remote endpoint (an endpoint model is pointed at a local OpenAI-compatible stand-in,
+ * a report view gets a small run in a temporary store). The outcome is one row per contribution and check.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -30,13 +31,20 @@ import {
   type Strategy,
   Tokens,
 } from '@hpt-bench/sdk';
+import { evaluate } from '../evaluate/evaluate.js';
 import { loadPlugins } from '../evaluate/plugins.js';
 import { LadderEngine } from '../ladder/engine.js';
 import { withGenericInput } from '../prompt/pack.js';
+import { gatherReport } from '../report/gather.js';
+import { declaredTables, type ReportTable, viewTables } from '../report/tables.js';
+import { type LoadedReportView, loadReportViews, type ReportViews } from '../report/views.js';
+import { runConfig } from '../run/defaults.js';
 import { datasetSource, QUIET_LOGGER, strategyOf } from '../run/resolve.js';
+import { RunStore } from '../store/store.js';
 import { createRunContainer, discoverPlugins, instantiate } from './host.js';
 import { readPluginManifest } from './manifest.js';
 import { kindNoun, type Registry } from './registry.js';
+import { STAND_IN_REPLY, startStandIn, type StandInServer } from './stand-in-server.js';
 
 /** The outcome of one check: `pass`, `fail`, or `skip` (the check does not apply; never a failure). */
 export type VerifyStatus = 'pass' | 'fail' | 'skip';
@@ -44,7 +52,7 @@ export type VerifyStatus = 'pass' | 'fail' | 'skip';
 /**
  * One row of a verification: the contribution (`dataset 'capitals'`, or the plugin's name for the manifest check), its
  * kind and id (absent for the manifest), the check (`manifest`, `load`, `records`, `target solves`, `empty fails`,
- * `wrong fails`, `runs`, `generate`, `select`), its status and a one-line detail (the error message of a failure).
+ * `wrong fails`, `runs`, `generate`, `select`, `levels`, `small run`, `declared`), its status and a one-line detail (the error message of a failure).
  */
 export interface VerifyRow {
   contribution: string;
@@ -217,7 +225,8 @@ async function verifyDirectory(root: string, options: VerifyOptions): Promise<Ve
     const missing = c.decl.levels.filter((sid) => !registry.has('strategies', sid));
     rows.push({ contribution: `ladder '${c.id}'`, kind: 'ladders', id: c.id, check: 'levels', status: missing.length ? 'fail' : 'pass', detail: missing.length ? `unknown strategies: ${missing.join(', ')}` : `${c.decl.levels.length} level(s), every strategy known` });
   }
-  for (const kind of ['packs', 'metrics', 'reports'] as const) {
+  for (const c of mine('reports')) await v.reportView(c, ownProbes);
+  for (const kind of ['packs', 'metrics'] as const) {
     for (const c of mine(kind)) rows.push({ contribution: `${kindNoun(kind)} '${c.id}'`, kind, id: c.id, check: 'declared', status: 'pass', detail: 'declared in a valid manifest' });
   }
   return { plugin: source.name, root, ok: rows.every((r) => r.status !== 'fail'), rows };
@@ -421,18 +430,38 @@ class Verifier {
     this.row(c, 'runs', problems.length ? 'fail' : 'pass', problems.length ? `on ${probe.datasetId} sample ${probe.sample.id}: ${problems.join('; ')}` : `${out.calls.length} call(s) on ${probe.datasetId} sample ${probe.sample.id}; prompt: ${JSON.stringify(first)}`);
   }
 
-  /** The model checks: a tiny `generate` returns a response of the right shape in time (no endpoint is called). */
+  /**
+   * The model checks: a tiny `generate` returns a response of the right shape in time. A model whose options take a
+   * `baseUrl` is built with the URL of a local OpenAI-compatible stand-in (`stand-in-server.ts`); when it then reports
+   * an `endpoint` (an endpoint model, like `openai`), it must send a chat-completions request carrying the prompt and
+   * return the stand-in's text and token counts. A model with an `endpoint` whose options take no `baseUrl` is not
+   * called (skip).
+   */
   async model(c: Contribution<'models'>, own: Probe[]): Promise<void> {
-    const model = await this.load<Model>(c, () => instantiate<Model>(this.container, c, {}, (child) => child.register(Tokens.ModelName, { useValue: this.options.modelName ?? 'verify' })), ['E_CONFIG', 'E_AUTH', 'E_UNKNOWN_ID']);
+    const takesBaseUrl = Boolean((c.decl.options?.properties as Record<string, unknown> | undefined)?.baseUrl);
+    const standIn = takesBaseUrl ? await startStandIn() : undefined;
+    try {
+      await this.modelChecks(c, own, standIn);
+    } finally {
+      await standIn?.close();
+    }
+  }
+
+  private async modelChecks(c: Contribution<'models'>, own: Probe[], standIn: StandInServer | undefined): Promise<void> {
+    const options: Record<string, Json> = standIn ? { baseUrl: standIn.url } : {};
+    const model = await this.load<Model>(c, () => instantiate<Model>(this.container, c, options, (child) => child.register(Tokens.ModelName, { useValue: this.options.modelName ?? 'verify' })), ['E_CONFIG', 'E_AUTH', 'E_UNKNOWN_ID']);
     if (!model) return;
-    if (model.endpoint !== undefined) {
-      this.row(c, 'generate', 'skip', `it calls an endpoint (${model.endpoint}); not called`);
+    // a model built with the stand-in's baseUrl that reports no endpoint (a scripted model) is checked as a local one
+    if (model.endpoint === undefined) standIn = undefined;
+    else if (!standIn) {
+      this.row(c, 'generate', 'skip', `it calls an endpoint (${model.endpoint}) and its options take no baseUrl to point it at a local stand-in; not called`);
       return;
     }
     const probe = await this.probeFor(own);
+    const prompt = 'Reply with one word.';
     const request: ModelRequest = {
       ...GENERATION,
-      messages: [{ role: 'user', content: 'Reply with one word.' }],
+      messages: [{ role: 'user', content: prompt }],
       ...(probe ? { context: { sample: probe.sample, level: 1, strategy: 'verify', purpose: 'graded' as const, seq: 0, scorer: probe.scorer, scoreContext: { compat: 'strict' as const, options: probe.scorerOptions }, seed: 0 } } : {}),
     };
     try {
@@ -442,9 +471,93 @@ class Verifier {
       if (typeof r?.text !== 'string') problems.push('text is not a string');
       if (!u || typeof u.promptTokens !== 'number' || typeof u.completionTokens !== 'number') problems.push('usage is not { promptTokens, completionTokens } numbers');
       if (typeof r?.finishReason !== 'string') problems.push('finishReason is not a string');
-      this.row(c, 'generate', problems.length ? 'fail' : 'pass', problems.length ? `the response is malformed: ${problems.join('; ')}` : `answered ${JSON.stringify(r.text.slice(0, 60))}`);
+      if (problems.length) {
+        this.row(c, 'generate', 'fail', `the response is malformed: ${problems.join('; ')}`);
+        return;
+      }
+      if (!standIn) {
+        this.row(c, 'generate', 'pass', `answered ${JSON.stringify(r.text.slice(0, 60))}`);
+        return;
+      }
+      // against the stand-in: the request it sent, and the answer read back as the stand-in gave it
+      const calls = standIn.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/chat/completions'));
+      const sent = calls.map((q) => JSON.stringify((q.body as { messages?: unknown } | null)?.messages ?? null));
+      if (calls.length === 0) problems.push(`no chat-completions request reached the stand-in at ${standIn.url} (${standIn.requests.length} other request(s))`);
+      else if (!sent.some((m) => m.includes(JSON.stringify(prompt).slice(1, -1)))) problems.push(`the request's messages do not carry the prompt: ${sent[0]!.slice(0, 120)}`);
+      if (r.text !== STAND_IN_REPLY.text) problems.push(`text ${JSON.stringify(r.text.slice(0, 60))} is not the stand-in's ${JSON.stringify(STAND_IN_REPLY.text)}`);
+      if (u!.promptTokens !== STAND_IN_REPLY.promptTokens || u!.completionTokens !== STAND_IN_REPLY.completionTokens) problems.push(`usage ${u!.promptTokens}/${u!.completionTokens} is not the stand-in's ${STAND_IN_REPLY.promptTokens}/${STAND_IN_REPLY.completionTokens} tokens`);
+      this.row(c, 'generate', problems.length ? 'fail' : 'pass', problems.length ? `against a local OpenAI-compatible stand-in: ${problems.join('; ')}` : `against a local OpenAI-compatible stand-in: ${calls.length} chat-completions request(s), answered ${JSON.stringify(r.text)} with its token counts`);
     } catch (e) {
-      this.row(c, 'generate', 'fail', reason(e));
+      this.row(c, 'generate', 'fail', `${standIn ? 'against a local OpenAI-compatible stand-in: ' : ''}${reason(e)}`);
+    }
+  }
+
+  /**
+   * The report view checks: `load` (a code view is built through injection) and `small run`: a run of the first of its
+   * datasets with local samples (the plugin's own, else one the registry has), the first `records` samples with
+   * `baseline:oracle` on the default ladder in a temporary store, gathered as `hpt-bench report` does; the view must
+   * give at least one table (declarative or computed) for it without throwing. Skipped when no dataset of the view has
+   * local samples or no `baseline` model is loaded (a plugin verified without an hpt-bench installation).
+   */
+  async reportView(c: Contribution<'reports'>, own: Probe[]): Promise<void> {
+    let views: ReportViews;
+    let view: LoadedReportView | undefined;
+    try {
+      // another view's code failing is that view's row, not this one's
+      const onCodeError = (other: Contribution<'reports'>, e: unknown) => {
+        if (other === c) throw e;
+      };
+      views = await loadReportViews(this.registry, this.container, { onCodeError });
+      view = views.list.find((x) => x.contribution === c);
+      if (!view) throw new Error('not among the loaded report views');
+      this.row(c, 'load', 'pass', view.code ? `built through injection (plugin ${c.plugin.name})` : 'declarative (no code)');
+    } catch (e) {
+      this.row(c, 'load', 'fail', reason(e));
+      return;
+    }
+    if (!this.registry.has('models', 'baseline')) {
+      this.row(c, 'small run', 'skip', 'no baseline model loaded (no hpt-bench installation beside the plugin)');
+      return;
+    }
+    let probe: Probe | undefined;
+    for (const id of c.decl.datasets) {
+      probe = own.find((p) => p.datasetId === id);
+      if (!probe && this.registry.has('datasets', id)) probe = await this.probeOf(this.registry.get('datasets', id), false);
+      if (probe) break;
+    }
+    if (!probe) {
+      this.row(c, 'small run', 'skip', `none of its datasets (${c.decl.datasets.join(', ')}) has local samples to run`);
+      return;
+    }
+    const decl = this.registry.get('datasets', probe.datasetId).decl;
+    const tmp = mkdtempSync(join(tmpdir(), 'hpt-verify-report-'));
+    const store = join(tmp, 'runs.db');
+    try {
+      const config = runConfig({
+        dataset: probe.datasetId,
+        model: 'baseline:oracle',
+        limit: this.records,
+        concurrency: 1,
+        cache: false,
+        cacheDir: join(tmp, 'cache'),
+        ...(decl.splits?.mini !== undefined ? { split: 'mini' } : {}),
+        ...(this.options.scorerOptions ? { scorerOptions: this.options.scorerOptions } : {}),
+      });
+      const [result] = await withTimeout(evaluate({ config }, { store, plugins: { registry: this.registry, container: this.container }, logger: QUIET_LOGGER }), 6 * this.timeoutMs, `a small run of ${probe.datasetId}`);
+      const runs = new RunStore(store, { readonly: true });
+      let tables: ReportTable[];
+      try {
+        const data = gatherReport(runs, store, { runIds: [result!.runId], resamples: 200 });
+        tables = [...declaredTables(data.runs, views).filter((t) => t.view === view).map((t) => t.table), ...viewTables(view, data, views)];
+      } finally {
+        runs.close();
+      }
+      const on = `a ${result!.summary.n}-sample baseline:oracle run of ${probe.datasetId}`;
+      this.row(c, 'small run', tables.length ? 'pass' : 'fail', tables.length ? `${tables.length} table(s) on ${on}: ${tables.map((t) => JSON.stringify(t.title)).join(', ').slice(0, 160)}` : `it made no table for ${on}`);
+    } catch (e) {
+      this.row(c, 'small run', needsConfiguration(e) ? 'skip' : 'fail', needsConfiguration(e) ? `needs configuration: ${reason(e)}` : `on ${probe.datasetId}: ${reason(e)}`);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
     }
   }
 
