@@ -15,31 +15,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/cli.js';
+import { ARC_EXAMPLE, ARC_HPI_DATASET, ARC_LADDER, ARC_RECORDS, ARC_RIGHT, ARC_UNSOLVED, arcScript, LETTERS } from '../helpers/arc-script.js';
 import { startOpenAIServer, type TestServer } from '../helpers/openai-server.js';
 
 const NPM = join(ROOT, 'node_modules/npm/bin/npm-cli.js');
-const EXAMPLE = join(ROOT, 'examples/arc-self-consistency');
+const EXAMPLE = ARC_EXAMPLE;
 const NAME = 'hpt-bench-plugin-arc';
-const LADDER = ['role', 'zero-shot-cot', 'three-shot-cot', 'least-to-most', 'generated-knowledge', 'self-consistency'];
-const HPI_DATASET = 2.5;
+const LADDER = ARC_LADDER;
+const HPI_DATASET = ARC_HPI_DATASET;
 /** Packages the SDK needs at install time, packed from the repository's node_modules. */
 const SDK_DEPS = ['ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'require-from-string'];
-const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-interface ArcRecord {
-  id: string;
-  question: string;
-  choices: { text: string[]; label: string[] };
-  answerKey: string;
-}
-/** The example's sample file, and the right letter of each question computed here (position of answerKey in labels). */
-const RECORDS = readFileSync(join(EXAMPLE, 'data/sample.jsonl'), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => JSON.parse(l) as ArcRecord);
-const RIGHT = new Map(RECORDS.map((r) => [r.id, LETTERS[r.choices.label.indexOf(r.answerKey)]!]));
-/** The question whose self-consistency majority is wrong (unsolved). */
-const UNSOLVED = RECORDS[RECORDS.length - 1]!.id;
+const RECORDS = ARC_RECORDS;
+const RIGHT = ARC_RIGHT;
+const UNSOLVED = ARC_UNSOLVED;
 
 let work: string;
 let npmEnv: Record<string, string>;
@@ -58,22 +46,6 @@ function sandbox(): Record<string, string> {
   const home = join(dir, 'home');
   mkdirSync(home);
   return { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), XDG_CACHE_HOME: join(dir, 'cache'), HOME: home, npm_config_offline: 'true', npm_config_cache: join(dir, 'npm-cache') };
-}
-
-/** The scripted model: which sample a prompt is about, and per sample how many self-consistency draws it answered. */
-const scDraws = new Map<string, number>();
-function reply(content: string): string {
-  const rec = RECORDS.find((r) => content.includes(r.question));
-  if (!rec) return 'I do not know.';
-  const n = rec.choices.text.length;
-  const right = LETTERS.indexOf(RIGHT.get(rec.id)!);
-  const wrong = (k: number) => LETTERS[(right + k) % n]!;
-  if (!content.includes('Reason independently')) return `Answer: ${wrong(1)}`; // levels 1-5 (and their intermediate calls)
-  const i = scDraws.get(rec.id) ?? 0;
-  scDraws.set(rec.id, i + 1);
-  // five draws: right 3 of 5, the first and last wrong; the unsolved question: right 2 of 5 (the first and last), wrong 3
-  const cycle = rec.id === UNSOLVED ? [LETTERS[right]!, wrong(1), wrong(1), wrong(1), LETTERS[right]!] : [wrong(1), LETTERS[right]!, LETTERS[right]!, LETTERS[right]!, wrong(2)];
-  return `Reasoning about the options. Answer: ${cycle[i % 5]!}`;
 }
 
 beforeAll(async () => {
@@ -95,6 +67,7 @@ beforeAll(async () => {
   npm(['install'], dir);
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], dir)) as { filename: string }[];
   tarballPath = join(work, packed[0]!.filename);
+  const reply = arcScript();
   server = await startOpenAIServer((req) => ({ text: reply(req.messages.map((m) => m.content).join('\n')) }));
 }, 120_000);
 afterAll(async () => {

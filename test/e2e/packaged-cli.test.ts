@@ -9,18 +9,23 @@
  * `--version`, a baseline run, `plugins new` (JavaScript and TypeScript), `npm install` in the new package with the
  * `@hpt-bench` scope's registry pointing at a closed port (any registry lookup of an @hpt-bench package fails; ajv and
  * typescript come from npm's cache or the registry), `npm run build` (TypeScript), `npm pack`,
- * `hpt-bench plugins install ./<tarball>` and a run with the installed plugin's model.
+ * `hpt-bench plugins verify ./<tarball>`, `hpt-bench plugins install ./<tarball>` and a run with the installed plugin's
+ * model; then the example plugin `examples/arc-self-consistency` the way its README says (vendor/ copied from a package
+ * `plugins new` wrote, `npm install`, `npm test`, `npm pack`, verify, install) and a run of its ladder hpf-sc against
+ * a scripted OpenAI-compatible server (`test/helpers/arc-script.ts`).
  *
  * It takes minutes (the compile of better-sqlite3 dominates), so it runs when HPT_TEST_PACKAGED=1 (CI sets it) and is
  * skipped, saying why, otherwise or when npm, tar or a C++ toolchain is missing. HPT_RELEASE_DIR=<dir> reuses a
  * release packed before (`node scripts/pack-release.mjs --out <dir>`).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ARC_EXAMPLE, ARC_LADDER, ARC_RECORDS, arcScript } from '../helpers/arc-script.js';
 import { ROOT } from '../helpers/cli.js';
+import { startOpenAIServer } from '../helpers/openai-server.js';
 
 /** Why this file cannot run here ('' when it can). */
 function missing(): string {
@@ -44,6 +49,24 @@ function sh(cmd: string, args: string[], cwd: string, extra: Record<string, stri
   const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extra }, encoding: 'utf8', timeout, maxBuffer: 64 << 20 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
   return { stdout: r.stdout, stderr: r.stderr, ms: Date.now() - t0 };
+}
+/** `sh`, without blocking this process (for commands that talk to a server running in it). */
+function shAsync(cmd: string, args: string[], cwd: string, extra: Record<string, string> = {}, timeout = 120_000): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'], timeout });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => (code === 0 ? resolve({ stdout, stderr }) : reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code ?? signal}:\n${stdout}\n${stderr}`))));
+  });
+}
+/** What `plugins verify --json` prints. */
+interface VerifyResult {
+  plugin: string;
+  ok: boolean;
+  rows: { id: string; check: string; status: string; detail: string }[];
 }
 /** The globally installed hpt-bench. */
 const hpt = (args: string[], cwd: string) => sh(join(prefix, 'bin/hpt-bench'), args, cwd);
@@ -117,10 +140,46 @@ describe.skipIf(why !== '')('the packed CLI, installed globally', () => {
     const listed = JSON.parse(hpt(['list', 'models', '--plugin', '.', '--json'], dir).stdout) as { models: { id: string; origin: string }[] };
     expect(listed.models.find((m) => m.id === `answer-${lang}`)?.origin).toBe('local');
     const tgz = (JSON.parse(npmScoped(['pack', '--json'], dir).stdout) as { filename: string }[])[0]!.filename;
+    const verified = JSON.parse(hpt(['plugins', 'verify', `./${tgz}`, '--json'], dir).stdout) as VerifyResult;
+    expect(verified).toMatchObject({ plugin: name, ok: true });
+    expect(verified.rows.map((r) => [r.id, r.check, r.status])).toContainEqual([`answer-${lang}`, 'generate', 'pass']);
     hpt(['plugins', 'install', `./${tgz}`], dir);
     const elsewhere = join(work, `run-${lang}`);
     mkdirSync(elsewhere);
     const run = JSON.parse(hpt(['run', '--dataset', 'boolq', '--split', 'mini', '--model', `answer-${lang}:True`, '--json'], elsewhere).stdout) as Record<string, unknown>;
     expect(run).toMatchObject({ model: `answer-${lang}:True`, n: 8, complete: true, levelCounts: { '1': 4, unsolved: 4 } });
   }, 180_000);
+
+  it('the example plugin examples/arc-self-consistency: vendor, npm install, npm test, pack, verify, install, a run through hpf-sc', async () => {
+    const vendor = join(work, 'authors/hpt-bench-plugin-answer-js/vendor');
+    expect(existsSync(vendor), 'written by plugins new in the previous test').toBe(true);
+    // the example as a user checks it out (no node_modules, no vendor tarball), vendor/ copied from a package
+    // `plugins new` wrote, as its README says
+    const dir = join(work, 'arc-self-consistency');
+    cpSync(ARC_EXAMPLE, dir, { recursive: true, filter: (src) => !/\/(node_modules|vendor)(\/|$)/.test(src) && !src.endsWith('.tgz') });
+    cpSync(vendor, join(dir, 'vendor'), { recursive: true });
+    npmScoped(['install', '--prefer-offline'], dir);
+    const tested = npmScoped(['test'], dir);
+    expect(tested.stdout).toMatch(/hpt-bench-plugin-arc/);
+    const tgz = (JSON.parse(npmScoped(['pack', '--json'], dir).stdout) as { filename: string }[])[0]!.filename;
+    expect(tgz).toBe('hpt-bench-plugin-arc-0.1.0.tgz');
+    const verified = JSON.parse(hpt(['plugins', 'verify', `./${tgz}`, '--json'], dir).stdout) as VerifyResult;
+    expect(verified).toMatchObject({ plugin: 'hpt-bench-plugin-arc', ok: true });
+    expect(verified.rows.map((r) => [r.id, r.check, r.status])).toContainEqual(['self-consistency', 'runs', 'pass']);
+    hpt(['plugins', 'install', `./${tgz}`], dir);
+
+    const reply = arcScript();
+    const server = await startOpenAIServer((req) => ({ text: reply(req.messages.map((m) => m.content).join('\n')) }));
+    try {
+      const elsewhere = join(work, 'run-arc');
+      mkdirSync(elsewhere);
+      cpSync(join(ARC_EXAMPLE, 'data/sample.jsonl'), join(elsewhere, 'sample.jsonl'));
+      // the server answers in this process: the command runs asynchronously
+      const r = await shAsync(join(prefix, 'bin/hpt-bench'), ['run', '--dataset', 'arc', '--data', 'sample.jsonl', '--ladder', 'hpf-sc', '--model', 'openai:scripted', '--base-url', server.url, '--concurrency', '1', '--json'], elsewhere, { OPENAI_API_KEY: 'sk-test' });
+      const n = ARC_RECORDS.length;
+      expect(JSON.parse(r.stdout)).toMatchObject({ dataset: 'arc', ladder: ARC_LADDER, n, complete: true, levelCounts: { '6': n - 1, unsolved: 1 } });
+    } finally {
+      await server.close();
+    }
+  }, 240_000);
 });
