@@ -56,6 +56,7 @@ export * from './run/score.js';
 export * from './judge/index.js';
 export * from './store/calibrations.js';
 export * from './report/index.js';
+export * from './stats/index.js';
 export * from './io/atomic-file.js';
 export * from './evaluate/samples.js';
 export * from './evaluate/evaluate.js';
