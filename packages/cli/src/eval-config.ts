@@ -61,6 +61,8 @@ export interface EvalFile {
   selector?: string;
   selectorBaseUrl?: string;
   ladder?: string;
+  /** `--full-ladder`: every level on every sample (no early exit); manual mode only */
+  fullLadder?: boolean;
   compat?: 'strict' | 'reference';
   /** `--extractor`: the model asked for the answer when the strict rules read none */
   extractor?: string;
@@ -201,6 +203,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
   put(top, 'selector', file.selector);
   put(top, 'selector-base-url', file.selectorBaseUrl);
   put(top, 'ladder', file.ladder === undefined ? undefined : file.ladder.endsWith('.json') ? at(file.ladder) : file.ladder);
+  put(top, 'full-ladder', file.fullLadder);
   put(top, 'compat', file.compat);
   put(top, 'extractor', file.extractor);
   put(top, 'seed', file.seed);

@@ -136,6 +136,7 @@ function configFromFlags(flags: RunFlags, dataset: string, model: string, timeou
     ...(flags.replicates > 1 ? { replicates: flags.replicates } : {}),
     ...(flags.threshold !== undefined ? { scorerOptions: { threshold: numberFlag('--threshold', flags.threshold, 0, 1) } } : {}),
     ...(flags['hpi-dataset'] !== undefined ? { hpiDataset: numberFlag('--hpi-dataset', flags['hpi-dataset'], 0, 1000) } : {}),
+    ...(flags['full-ladder'] ? { fullLadder: true } : {}),
     ...(flags.mode === 'adaptive' ? { mode: 'adaptive' as const } : {}),
     ...(flags.selector ? { selector: flags.selector } : {}),
     ...(flags['selector-base-url'] ? { selectorBaseUrl: flags['selector-base-url'] } : {}),

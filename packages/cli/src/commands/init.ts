@@ -56,6 +56,7 @@ replicates: 1               # ladder climbs per sample (pass@k)
 # concurrency: 4
 # generation: { temperature: 0.6, topP: 0.9, maxTokens: 1024 }
 # ladder: hpf
+# fullLadder: true          # every level on every sample, no early exit (same results; all attempts stored)
 # mode: adaptive            # the adaptive HPF, with a selector:
 # selector: fixed:2
 # prices: prices.json       # USD per 1M tokens per model id (schemas/prices.schema.json)

@@ -40,11 +40,19 @@ export interface LadderSetup {
    * `judgeAssembly`: one user message holding the text, no wrapper, no cue, no system message; hpt.md §5.4).
    */
   assemble?: (purpose: CallPurpose, text: string, cue: string) => AssembledPrompt;
+  /**
+   * `--full-ladder` (issue 28; `RunConfig.fullLadder`): `climb` runs every level 1..m instead of stopping at the first
+   * solved one. The result is the early-exit ladder's (first solved level, its HPI and prediction, else m +
+   * HPI_Dataset; hpt.md §2.1–2.2); `attempts` holds all m levels. Manual ladder only (the adaptive engine ignores it;
+   * `checkRunConfig` refuses it with `mode: 'adaptive'`).
+   */
+  fullLadder?: boolean;
 }
 
 /**
  * The manual HPF engine (hpt.md §2.1, Algorithm 1): try levels 1..m in order, stop at the first solved one, make no
- * call above it. HPI of the sample = the solving level, else m + HPI_Dataset (m = number of levels).
+ * call above it. HPI of the sample = the solving level, else m + HPI_Dataset (m = number of levels). With
+ * `LadderSetup.fullLadder` every level runs (no early exit) and the result is still that of the first solved level.
  */
 export class LadderEngine {
   constructor(protected readonly setup: LadderSetup) {}
@@ -59,16 +67,25 @@ export class LadderEngine {
     return this.setup.levels.length + this.setup.hpiDataset;
   }
 
-  /** Climb the ladder for one sample. Model errors propagate (the run decides what to do with them). */
+  /**
+   * Climb the ladder for one sample: levels in order up to the first solved one, or every level with `fullLadder`
+   * (the result is the first solved level's either way; `attempts` holds every level tried, level 1 first). Model
+   * errors propagate (the run decides what to do with them).
+   */
   async climb(sample: Sample): Promise<SampleResult> {
     const attempts: AttemptRecord[] = [];
     const meta = sample.meta ? { meta: sample.meta } : {};
+    let first: { rung: LadderLevel; attempt: AttemptRecord } | undefined;
     for (const rung of this.setup.levels) {
       const attempt = await this.attempt(sample, rung);
       attempts.push(attempt);
-      if (attempt.solved) {
-        return { sampleId: sample.id, index: sample.index, level: rung.level, hpi: rung.level, solved: true, prediction: attempt.extracted, target: sample.target, attempts, ...meta };
+      if (attempt.solved && !first) {
+        first = { rung, attempt };
+        if (!this.setup.fullLadder) break;
       }
+    }
+    if (first) {
+      return { sampleId: sample.id, index: sample.index, level: first.rung.level, hpi: first.rung.level, solved: true, prediction: first.attempt.extracted, target: sample.target, attempts, ...meta };
     }
     const last = attempts[attempts.length - 1];
     return { sampleId: sample.id, index: sample.index, level: null, hpi: this.unsolvedHpi, solved: false, prediction: last ? last.extracted : null, target: sample.target, attempts, ...meta };

@@ -81,6 +81,14 @@ export interface RunConfig {
   /** `adaptive`: the adaptive HPF with a selector (hpt.md §2.3); absent: the manual ladder */
   mode?: 'adaptive';
   /**
+   * `--full-ladder` (issue 28): the manual ladder runs every level 1..m on every sample instead of stopping at the
+   * first solved one. The sample's result is the early-exit ladder's (level, HPI, solved and prediction of the first
+   * solved level, else m + HPI_Dataset; hpt.md §2.1–2.2); its attempts hold all m levels. Part of the run's identity
+   * (`configHash`: a full-ladder run never continues an early-exit run, or the reverse), hashed only when true, so
+   * early-exit hashes are those of stores written before the option existed. Manual mode only (`checkRunConfig`).
+   */
+  fullLadder?: boolean;
+  /**
    * adaptive mode: the selector, `<selector id>[:<argument>]` (`fixed:2`, `llm:openai:llama3`) or a model id, which
    * means the `llm` selector asking that model (`openai:llama3`)
    */
@@ -114,7 +122,8 @@ export function replicatesOf(config: Pick<RunConfig, 'replicates'>): number {
 /**
  * Check the fields of a configuration that no flag parser checks (also those of a stored configuration read back).
  * @throws HptError `E_CONFIG` naming the field: HPI_Dataset not a number >= 0, replicates not an integer >= 1, a seed
- *   (`seed`, `generation.seed`) not an integer within ±(2^53 − 1).
+ *   (`seed`, `generation.seed`) not an integer within ±(2^53 − 1), `fullLadder` with `mode: 'adaptive'` (the selector
+ *   picks the levels; there is no ladder to climb in full).
  */
 export function checkRunConfig(config: RunConfig): void {
   if (config.hpiDataset !== undefined && !(Number.isFinite(config.hpiDataset) && config.hpiDataset >= 0)) {
@@ -122,6 +131,9 @@ export function checkRunConfig(config: RunConfig): void {
   }
   if (config.replicates !== undefined && !(Number.isInteger(config.replicates) && config.replicates >= 1)) {
     throw new HptError('E_CONFIG', `replicates must be an integer >= 1, got ${config.replicates}`);
+  }
+  if (config.fullLadder && config.mode === 'adaptive') {
+    throw new HptError('E_CONFIG', '--full-ladder applies to the manual ladder only: in adaptive mode the selector picks the levels (drop --full-ladder or --mode adaptive)');
   }
   // a seed is stored as a JSON number: beyond 2^53 - 1 it is no longer the integer given (1e20 for 99999999999999999999)
   for (const [what, seed] of [['seed', config.seed], ['generation seed', config.generation?.seed]] as const) {
@@ -162,7 +174,7 @@ const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoi
 
 /**
  * The identity of a run's configuration (sha256 hex over the result-relevant fields: dataset, data, split, limit,
- * models, ladder, compat, seed, generation settings, filters, replicates, scorer options, HPI_Dataset);
+ * models, ladder, compat, seed, generation settings, filters, replicates, scorer options, HPI_Dataset, full ladder);
  * runs with the same hash may continue each other. Concurrency, cache, retries, timeouts, prices and
  * `--unsafe-sandbox` do not count. The model's endpoint(s) (`--base-url`) count only with `cacheKeyEndpoint`
  * (`--cache-key-endpoint`: endpoints serving different weights under one name; one URL is then hashed exactly as before
@@ -170,11 +182,11 @@ const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoi
  * resumed with another set of replicas continues the same run. When `config.dataHash` is set (the content of `--data`, see `dataFingerprint`), it
  * stands for the data instead of the file's path: the same content under another path is the same run, and a file
  * changed in place is another run. `replicates` is hashed under its former name `samples` (hashes of earlier stores
- * are unchanged).
+ * are unchanged). `fullLadder` counts only when true (an early-exit run hashes as before the option existed).
  */
 export function configHash(config: RunConfig): string {
   const c: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(config)) if (!NOT_IN_HASH.has(k) && v !== undefined) c[k === 'replicates' ? 'samples' : k] = v;
+  for (const [k, v] of Object.entries(config)) if (!NOT_IN_HASH.has(k) && v !== undefined && !(k === 'fullLadder' && v !== true)) c[k === 'replicates' ? 'samples' : k] = v;
   if (config.dataHash) delete c.data;
   const baseUrl = config.cacheKeyEndpoint ? storedBaseUrl(config.modelOptions.baseUrl) : null;
   c.modelOptions = { baseUrl: Array.isArray(baseUrl) ? (baseUrl.length === 1 ? baseUrl[0]! : [...baseUrl].sort()) : baseUrl };

@@ -56,6 +56,11 @@ export interface RunFingerprint {
   filters: Record<string, string[]> | null;
   limit: number | null;
   replicates: number;
+  /**
+   * `--full-ladder` (issue 28): every level ran on every sample (no early exit); present only when true, so the
+   * fingerprints of early-exit runs are those recorded before the option existed
+   */
+  fullLadder?: true;
   hpiDataset: number;
   threshold: number | null;
   scorerOptions: Record<string, Json>;
@@ -148,6 +153,7 @@ export function buildFingerprint(prepared: PreparedRun, config: RunConfig, optio
     filters: config.filters && Object.keys(config.filters).length ? config.filters : null,
     limit: config.limit ?? null,
     replicates: replicatesOf(config),
+    ...(config.fullLadder ? { fullLadder: true as const } : {}),
     hpiDataset: prepared.hpiDataset,
     threshold: typeof threshold === 'number' ? threshold : null,
     scorerOptions,

@@ -52,15 +52,25 @@ export interface RunPlanEstimate {
    * level), `--no-cache`, or a model without an endpoint (baselines are never cached); 0 when the store does not exist yet
    */
   cached: number | null;
-  /** the most calls one sample can make: every level climbed (adaptive: m iterations × (selector call + the largest level)) */
+  /**
+   * the most calls one sample can make: every level climbed (adaptive: m iterations × (selector call + the largest
+   * level)); with `--full-ladder` also the calls it makes (every level runs)
+   */
   maxCallsPerSample: number;
   /** calls of each level for one sample, level 1 first (counted by running its strategy against a stand-in model) */
   callsPerLevel: number[];
   /** `remaining × maxCallsPerSample` */
   callsUpperBound: number;
-  /** `remaining ×` the calls per sample of `estimateFrom`, else the upper bound; the cached level-1 calls are not subtracted */
+  /**
+   * `remaining ×` the calls per sample of `estimateFrom`, else the upper bound; the cached level-1 calls are not
+   * subtracted. `--full-ladder` (every level runs on every sample): the estimate comes only from an earlier
+   * full-ladder run, else it is the upper bound; an early-exit plan never takes it from a full-ladder run
+   */
   callsEstimate: number;
-  /** the earlier completed run (same dataset and ladder, any model) the estimate and its tokens per call come from */
+  /**
+   * the earlier completed run (same dataset, ladder, mode and `--full-ladder` setting, any model) the estimate and its
+   * tokens per call come from
+   */
   estimateFrom?: PlanRunRef & { model: string; callsPerSample: number };
   /**
    * estimated tokens of `callsEstimate` (prompt / completion): from `estimateFrom`'s tokens per call, else prompt =
@@ -182,13 +192,18 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
 }
 
 /**
- * The newest completed run of the same dataset and ladder (any model, any other settings) with scored samples, and
- * its calls and tokens per sample and per call (selector calls included).
+ * The newest completed run of the same dataset, ladder, mode and `--full-ladder` setting (any model, any other
+ * settings) with scored samples, and its calls and tokens per sample and per call (selector calls included). The
+ * full-ladder setting must match: an early-exit run's calls per sample undercount a full-ladder run (it stops at the
+ * first solved level), and a full-ladder run's overcount an early-exit run.
  */
 function earlierRun(store: RunStore, prepared: PreparedRun): { run: RunRecord; callsPerSample: number; promptPerCall: number; completionPerCall: number; reasoningPerCall: number } | undefined {
   const ladder = JSON.stringify(prepared.ladderIds);
   const mode = prepared.config.mode ?? 'manual';
-  const comparable = store.listRuns().filter((run) => run.status === 'completed' && run.dataset === prepared.datasetId && run.mode === mode && JSON.stringify(run.config.ladderLevels) === ladder);
+  const full = prepared.config.fullLadder === true;
+  const comparable = store
+    .listRuns()
+    .filter((run) => run.status === 'completed' && run.dataset === prepared.datasetId && run.mode === mode && JSON.stringify(run.config.ladderLevels) === ladder && (run.config.fullLadder === true) === full);
   // a run of the same model at the same reasoning effort first (its thinking is what this run will pay for), else any
   const effort = prepared.config.generation.reasoningEffort;
   const same = (run: RunRecord) => run.model === prepared.config.model && (run.config.generation as { reasoningEffort?: string } | undefined)?.reasoningEffort === effort;

@@ -198,9 +198,9 @@ function modelContribution(registry: Registry, id: string): Contribution {
 
 
 /**
- * The manual ladder's setup of a prepared run (levels, scorer, pack, HPI_Dataset, compat, generation settings, seed),
- * its evaluated and knowledge models routed through `client` (`createEngine`: the session's clients; `hpt-bench plan`:
- * stand-ins that record requests).
+ * The manual ladder's setup of a prepared run (levels, scorer, pack, HPI_Dataset, compat, generation settings, seed,
+ * `--full-ladder`), its evaluated and knowledge models routed through `client` (`createEngine`: the session's clients;
+ * `hpt-bench plan`: stand-ins that record requests).
  */
 export function ladderSetup(prepared: PreparedRun, client: (model: Model) => Model): LadderSetup {
   const { config } = prepared;
@@ -216,12 +216,13 @@ export function ladderSetup(prepared: PreparedRun, client: (model: Model) => Mod
     compat: config.compat,
     generation: config.generation,
     seed: config.seed,
+    ...(config.fullLadder ? { fullLadder: true } : {}),
   };
 }
 
 /**
  * The engine of a prepared run, its models routed through `client` (a `RunSession`'s clients: cache, limiter,
- * retries): the manual ladder (hpt.md §2.1), or the adaptive HPF with the prepared selector (§2.3). The same model
+ * retries): the manual ladder (hpt.md §2.1; every level with `--full-ladder`), or the adaptive HPF with the prepared selector (§2.3). The same model
  * object gets the same client, so a knowledge or selector model equal to the evaluated model shares its client.
  */
 export function createEngine(prepared: PreparedRun, client: (model: Model) => Model): LadderEngine {

@@ -1,7 +1,7 @@
 /**
  * The read side of the store: the queries of reports (`hpt-bench report`, `compare`) and of the cache commands
  * (`hpt-bench cache stats`). Plain reads of the store's tables (store/schema.ts); callers go through `RunStore`
- * methods (`sampleUnitRows`, `cacheStats`), which commit pending writes first.
+ * methods (`sampleUnitRows`, `ladderVerdictRows`, `cacheStats`), which commit pending writes first.
  */
 import { type SqlHandle, sqlHandle } from './sql.js';
 import type { Json } from '@hpt-bench/sdk';
@@ -65,4 +65,40 @@ export function sampleUnitRows(handle: SqlHandle, runId: string): SampleUnitRow[
     level: r.level,
     ...(r.meta ? { meta: JSON.parse(r.meta) as Record<string, Json> } : {}),
   }));
+}
+
+/**
+ * One stored attempt of a done sample of a manual run, as the ladder diagnostics read it (issue 28): the sample's id,
+ * its index (`samples.idx`), its replicate (`meta.replicate`, only when the sample has one: `--replicates n`), the
+ * attempt's level (1..m) and whether the scorer accepted it. An early-exit run stores levels 1..k (k the first solved
+ * level, or m); a `--full-ladder` run (`RunConfig.fullLadder`) levels 1..m of every sample.
+ */
+export interface LadderVerdictRow {
+  sampleId: string;
+  index: number;
+  replicate?: number;
+  level: number;
+  solved: boolean;
+}
+
+/**
+ * The verdicts of a run's stored attempts: one row per attempt of each done sample (errored samples are left out),
+ * ordered by sample index, then attempt. `[]` for a run of the adaptive HPF (its attempts follow the selector, not
+ * the ladder; hpt.md §2.3) or an unknown run id. Portable SQL: SQLite and PostgreSQL alike.
+ */
+export function ladderVerdictRows(handle: SqlHandle, runId: string): LadderVerdictRow[] {
+  const rows = sqlHandle(handle)
+    .prepare(
+      `SELECT s.sample_id, s.idx, s.meta, a.level, a.solved
+       FROM attempts a
+       JOIN samples s ON s.run_id = a.run_id AND s.idx = a.idx
+       JOIN runs r ON r.id = a.run_id
+       WHERE a.run_id = ? AND s.status = 'done' AND r.mode = 'manual'
+       ORDER BY a.idx, a.attempt`,
+    )
+    .all(runId) as { sample_id: string; idx: number; meta: string | null; level: number; solved: number }[];
+  return rows.map((r) => {
+    const replicate = r.meta ? (JSON.parse(r.meta) as Record<string, Json>).replicate : undefined;
+    return { sampleId: r.sample_id, index: r.idx, ...(typeof replicate === 'number' ? { replicate } : {}), level: r.level, solved: r.solved === 1 };
+  });
 }

@@ -8,7 +8,7 @@ import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calib
 import { openStoreDatabase } from './backends.js';
 import { isReadOnlyError } from './db.js';
 import { storeLabel } from './location.js';
-import { cacheStats, sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
+import { cacheStats, ladderVerdictRows, type LadderVerdictRow, sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
 import { attemptFromRow, selectionFromRow, storedGraded, toRun, wellFormed } from './rows.js';
 import type { SqlDatabase, SqlStatement } from './sql.js';
 import { decodeMessages, encodeMessages } from './texts.js';
@@ -581,6 +581,15 @@ export class RunStore implements WriteQueue {
   sampleUnitRows(runId: string): SampleUnitRow[] {
     this.sync();
     return sampleUnitRows(this.db, runId);
+  }
+
+  /**
+   * The verdicts of a manual run's stored attempts, one row per attempt of each done sample, by sample index then
+   * attempt (`ladderVerdictRows`; issue 28: with `--full-ladder`, every level of every sample).
+   */
+  ladderVerdictRows(runId: string): LadderVerdictRow[] {
+    this.sync();
+    return ladderVerdictRows(this.db, runId);
   }
 
   /** Size and use of the model-call cache (`cacheStats`). */
