@@ -50,6 +50,12 @@ function expectedFromStore(db: Database.Database, runId: string): Expected {
 }
 
 /** Per-sample (hpi / scores, solved / scores) of a run by sample id, straight from SQL. */
+/** The paired tests of `compare --json` (the fields read here). */
+interface PairedTestsJson {
+  hpi: { permutation: { p: number; pHolm: number; exact: boolean } };
+  accuracy: { mcnemar: { b: number; c: number; p: number; pHolm: number } | null; mcnemarNote?: string };
+}
+
 function perSample(db: Database.Database, runId: string): Map<string, { hpi: number; solved: number; scores: number }> {
   const rows = db.prepare("SELECT sample_id, hpi, solved, scores FROM samples WHERE run_id = ? AND status = 'done'").all(runId) as { sample_id: string; hpi: number; solved: number; scores: number }[];
   return new Map(rows.map((r) => [r.sample_id, { hpi: r.scores ? r.hpi / r.scores : Number.NaN, solved: r.scores ? r.solved / r.scores : Number.NaN, scores: r.scores }]));
@@ -314,7 +320,7 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     const all = await runCli(['report', '--store', store, '--format', 'csv']);
     ok(all);
     const blocks = all.stdout.split(/\r?\n/).filter((l) => l.startsWith('# ')).map((l) => l.slice(2, l.indexOf(':')));
-    expect(blocks).toEqual(['runs', 'usage', 'hpt', 'threshold', 'hibench', 'hibench-leaderboard', 'hibench-binary-tree', 'hibench-dimensions']);
+    expect(blocks).toEqual(['runs', 'paired-tests', 'usage', 'hpt', 'threshold', 'hibench', 'hibench-leaderboard', 'hibench-binary-tree', 'hibench-dimensions']);
   });
 
   it('table: aligned text tables (no colour when not on a colour TTY)', async () => {
@@ -517,6 +523,68 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     ok(t);
     expect(t.stdout).toContain('A - B [95% CI]');
     expect(t.stdout).toContain('paired samples: 30');
+  });
+
+  it('compare: McNemar and the permutation test from the store; three runs give Holm-adjusted p-values', async () => {
+    const r = await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store, '--json']);
+    ok(r);
+    const res = JSON.parse(r.stdout) as { tests: PairedTestsJson };
+    const a = perSample(db, ids.modelA!);
+    const b = perSample(db, ids.modelB!);
+    const shared = [...a.keys()].filter((id) => b.has(id));
+    const onlyA = shared.filter((id) => a.get(id)!.solved === 1 && b.get(id)!.solved === 0).length;
+    const onlyB = shared.filter((id) => a.get(id)!.solved === 0 && b.get(id)!.solved === 1).length;
+    const m = res.tests.accuracy.mcnemar!;
+    expect([m.b, m.c]).toEqual([onlyA, onlyB]);
+    // exact two-sided binomial p on the discordant pairs, summed here
+    const n = onlyA + onlyB;
+    let tail = 0;
+    for (let k = 0, c = 1; k <= Math.min(onlyA, onlyB); k++, c = (c * (n - k + 1)) / k) tail += c / 2 ** n;
+    expect(m.p).toBeCloseTo(Math.min(1, 2 * tail), 12);
+    // the permutation p against an independent Monte Carlo estimate (Math.random, 100,000 sign vectors)
+    const d = shared.map((id) => a.get(id)!.hpi - b.get(id)!.hpi);
+    const obs = Math.abs(d.reduce((x, y) => x + y, 0));
+    let extreme = 0;
+    for (let i = 0; i < 100_000; i++) if (Math.abs(d.reduce((x, y) => x + (Math.random() < 0.5 ? -y : y), 0)) >= obs - 1e-9) extreme++;
+    expect(Math.abs(res.tests.hpi.permutation.p - extreme / 100_000)).toBeLessThan(0.01);
+    expect(res.tests.hpi.permutation.pHolm).toBe(res.tests.hpi.permutation.p);
+
+    // A against B and against the adaptive run: p-values Holm-adjusted over the two comparisons
+    const many = await runCli(['compare', ids.modelA!, ids.modelB!, ids.adaptive!, '--store', store, '--json']);
+    ok(many);
+    const fam = JSON.parse(many.stdout) as { runs: string[]; adjustment: string; comparisons: { a: { runId: string }; b: { runId: string }; tests: PairedTestsJson }[] };
+    expect(fam.runs).toEqual([ids.modelA, ids.modelB, ids.adaptive]);
+    expect(fam.comparisons.map((c) => [c.a.runId, c.b.runId])).toEqual([
+      [ids.modelA, ids.modelB],
+      [ids.modelA, ids.adaptive],
+    ]);
+    const ps = fam.comparisons.map((c) => c.tests.hpi.permutation.p);
+    const lo = Math.min(...ps);
+    const hi = Math.max(...ps);
+    const holmLo = Math.min(1, 2 * lo);
+    const holmHi = Math.max(holmLo, hi);
+    expect(fam.comparisons.map((c) => c.tests.hpi.permutation.pHolm)).toEqual(ps.map((p) => expect.closeTo(p === lo ? holmLo : holmHi, 12)));
+    // the adaptive --compat reference run records 0 or 2 scores for some samples: no McNemar for that pair, said why
+    expect(fam.comparisons[1]!.tests.accuracy.mcnemar).toBeNull();
+    expect(fam.comparisons[1]!.tests.accuracy.mcnemarNote).toMatch(/solved share other than 0 or 1/);
+    const text = await runCli(['compare', ids.modelA!, ids.modelB!, ids.adaptive!, '--store', store]);
+    ok(text);
+    expect(text.stdout).toContain('Paired tests (A - B, two-sided, on 30 paired samples):');
+    expect(text.stdout).toMatch(/sign-flip permutation test p = \S+ \(Holm-adjusted over 2 comparisons: \S+\)/);
+    expect(text.stdout).toContain(`McNemar exact test p = `);
+
+    // the report's paired-tests table: the same pair, the same difference and McNemar p (Holm over the report's pairs)
+    const csv = await runCli(['report', ids.modelA!, ids.modelB!, ids.adaptive!, '--store', store, '--format', 'csv', '--table', 'paired-tests']);
+    ok(csv);
+    const rows = parseCsv(csv.stdout) as string[][];
+    expect(rows[0]).toEqual(['Dataset', 'A', 'B', 'Paired', 'ΔHPI (A−B)', 'ΔHPI (A−B) lo', 'ΔHPI (A−B) hi', 'd_z', 'p perm.', 'p perm. Holm', 'ΔAcc pp', 'ΔAcc pp lo', 'ΔAcc pp hi', 'p McNemar', 'p McNemar Holm']);
+    // three runs of one dataset: three pairs, in report order
+    expect(rows.slice(1).filter((r) => r.length > 1)).toHaveLength(3);
+    const ab = rows.find((r) => r[1]!.includes('model-a') && r[2]!.includes('model-b'))!;
+    expect(Number(ab[3])).toBe(30);
+    expect(Number(ab[4])).toBeCloseTo((JSON.parse(r.stdout) as { hpiDiff: number }).hpiDiff, 12);
+    expect(Number(ab[13])).toBeCloseTo(m.p, 12);
+    expect(Number(ab[14])).toBeGreaterThanOrEqual(Number(ab[13]));
   });
 
   it('compare: the level-transition table and the fixed / broken samples equal the levels read from the store', async () => {

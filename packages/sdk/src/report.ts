@@ -62,7 +62,9 @@ export interface ReportUsage {
  * One run in a report (`hpt-bench report --format json` prints `{"runs": ReportRun[], "bootstrap": ...}`).
  * Point values are the run summary's (hpt.md §2.1: `hpi` = Σ HPI / n, `accuracy` = solved / n, lower HPI is better);
  * `hpiCi95` / `accuracyCi95` are seeded bootstrap percentile intervals over the run's samples, null for a run without
- * scored samples. `accuracy` is a fraction in [0, 1].
+ * scored samples; for a run with replicates (several units of one sample) they are normal intervals with standard
+ * errors clustered by sample (Miller 2024, "Adding Error Bars to Evals", §2.2), and `interval` is `clustered`.
+ * `accuracy` is a fraction in [0, 1].
  */
 export interface ReportRun {
   runId: string;
@@ -84,6 +86,8 @@ export interface ReportRun {
   hpiDataset: number;
   accuracy: number;
   accuracyCi95: Interval | null;
+  /** which interval `hpiCi95` / `accuracyCi95` are (`IntervalKind`); absent in reports made before it was recorded: bootstrap */
+  interval?: IntervalKind;
   /** samples solved at level k by `"k"`, plus `unsolved` */
   levelCounts: Record<string, number>;
   threshold?: number;
@@ -220,12 +224,24 @@ export interface ReportViewDecl {
   options?: OptionsSchema;
 }
 
-/** HPI and accuracy of a set of sample units with their bootstrap 95% intervals (`ReportViewContext.estimate`). */
+/**
+ * Which 95% interval an estimate carries: `bootstrap`, a seeded percentile bootstrap over samples (units drawn with
+ * replacement); `clustered`, mean ± 1.96 · SE with the standard error clustered by sample (Miller 2024 §2.2, CR1
+ * factor C/(C − 1)), used when some sample has several units (replicates), whose outcomes are correlated.
+ */
+export type IntervalKind = 'bootstrap' | 'clustered';
+
+/**
+ * HPI and accuracy of a set of sample units with their 95% intervals (`ReportViewContext.estimate`): bootstrap
+ * percentile intervals, or clustered-by-sample normal intervals when the units hold replicates (`interval`).
+ */
 export interface UnitEstimate {
   hpi: number;
   hpiCi95: Interval | null;
   accuracy: number;
   accuracyCi95: Interval | null;
+  /** which interval the two are; absent means `bootstrap` */
+  interval?: IntervalKind;
 }
 
 /**

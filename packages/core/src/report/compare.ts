@@ -8,6 +8,7 @@ import type { RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
 import { sampleUnits, selectRuns, type SampleUnit } from './gather.js';
 import { pairUnits } from './pairing.js';
+import { holmAdjust, pairedTests, type PairedTests } from './paired-tests.js';
 import { levelTransitions, type LevelTransitions, type TransitionSample } from './transitions.js';
 
 /** One side of a comparison, restricted to the shared samples: its HPI and accuracy there (means of per-sample values). */
@@ -37,6 +38,9 @@ export interface CompareSide {
  *   sample, `L1`..`L{mA}` then `unsolved`; columns: B's; `counts[row][column]`) with its totals (`LevelTransitions`);
  * - `fixed` / `broken`: every paired sample B solves and A does not / A solves and B does not, in A's order, each with
  *   its id (replicate) and both levels (`TransitionSample`).
+ * - `tests`: the paired tests on the same samples (`PairedTests`: a sign-flip permutation test and d_z of the per-sample
+ *   HPI differences, McNemar's exact test and a permutation test of accuracy, clustered intervals with replicates; with
+ *   several comparisons `pHolm` is Holm-adjusted across them, else equal to `p`);
  * - `differences` (set by `compareRuns`): the fields in which the runs' fingerprints differ apart from the model
  *   (`fingerprintDifferences`; `[]`: only the model differs), or null when a run has no fingerprint (an older run).
  * - `dataDifferences` (set by `compareRuns`): the fields in which the runs' data differ (`dataDifferences`; `[]`: the
@@ -57,6 +61,7 @@ export interface CompareResult {
   transitions: LevelTransitions;
   fixed: TransitionSample[];
   broken: TransitionSample[];
+  tests: PairedTests;
   differences?: FingerprintDifference[] | null;
   dataDifferences?: FingerprintDifference[];
 }
@@ -73,11 +78,22 @@ export interface CompareInput {
 }
 
 /**
+ * Options of a comparison: bootstrap `resamples` (default 2000) and `seed` (default 0, also the permutation tests'
+ * seed), the permutation tests' Monte Carlo `permutations` (default 10,000), and (`compareRuns`) `force`.
+ */
+export interface CompareOptions {
+  resamples?: number;
+  seed?: number;
+  permutations?: number;
+  force?: boolean;
+}
+
+/**
  * Paired differences and level transitions of two runs' sample units (pure): see `CompareResult` for the definitions;
  * `a` and `b` describe each run (id, dataset, model, mode, units, ladder length).
  * @throws HptError `E_DATA` when the runs share no sample with a recorded score in both.
  */
-export function pairedCompare(a: CompareInput, b: CompareInput, options: { resamples?: number; seed?: number } = {}): CompareResult {
+export function pairedCompare(a: CompareInput, b: CompareInput, options: CompareOptions = {}): CompareResult {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? 0;
   const { pairs, onlyA, onlyB, unscored } = pairUnits(a.units, b.units);
@@ -121,6 +137,7 @@ export function pairedCompare(a: CompareInput, b: CompareInput, options: { resam
     accuracyDiffCi95: s!.ci,
     bootstrap: { resamples, seed, level: 0.95 },
     ...levelTransitions(a, b),
+    tests: pairedTests(pairs, { resamples: options.permutations, seed, stream: `${a.runId}|${b.runId}` }),
   };
 }
 
@@ -135,7 +152,7 @@ export function pairedCompare(a: CompareInput, b: CompareInput, options: { resam
  *   share no scored sample, or (without `force`) when their data differ — one line naming the differing fields with
  *   both values.
  */
-export function compareRuns(store: RunStore, storePath: string, runA: string, runB: string, options: { resamples?: number; seed?: number; force?: boolean } = {}): CompareResult {
+export function compareRuns(store: RunStore, storePath: string, runA: string, runB: string, options: CompareOptions = {}): CompareResult {
   if (runA === runB) throw new HptError('E_CONFIG', `compare needs two different runs, got ${runA} twice`);
   const [ra, rb] = selectRuns(store, storePath, { runIds: [runA, runB] });
   const side = (r: NonNullable<typeof ra>): CompareInput => {
@@ -154,4 +171,17 @@ export function compareRuns(store: RunStore, storePath: string, runA: string, ru
     );
   }
   return { ...result, differences: fa && fb ? fingerprintDifferences(fa, fb) : null, dataDifferences: dataDiff };
+}
+
+/**
+ * `hpt-bench compare A B C …`: every run compared with the first (A − B, A − C, …; each as `compareRuns`, checked
+ * the same way), then the paired tests' p-values Holm-adjusted across the comparisons (`holmAdjust`).
+ * @throws HptError as `compareRuns` (the first failing comparison), `E_CONFIG` for fewer than two runs or a run given twice.
+ */
+export function compareMany(store: RunStore, storePath: string, runIds: readonly string[], options: CompareOptions = {}): CompareResult[] {
+  if (runIds.length < 2) throw new HptError('E_CONFIG', `compare needs at least two runs, got ${runIds.length}`);
+  const twice = runIds.find((id, i) => runIds.indexOf(id) !== i);
+  if (twice !== undefined) throw new HptError('E_CONFIG', `compare got run ${twice} twice`);
+  const [first, ...others] = runIds;
+  return holmAdjust(others.map((id) => compareRuns(store, storePath, first!, id, options)));
 }

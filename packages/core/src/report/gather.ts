@@ -2,7 +2,8 @@
  * Reading runs for reports: which runs a report covers, their stored summaries, and the per-sample units the bootstrap
  * resamples. Reads through `RunStore` methods (the SQL is the store's: store/queries.ts).
  */
-import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit } from '@hpt-bench/sdk';
+import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit, type UnitEstimate } from '@hpt-bench/sdk';
+import { clusteredMean } from '../stats/clustered.js';
 import { dataDifferences, dataIdentity, type DataIdentity, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
@@ -125,15 +126,51 @@ export function sampleUnits(store: RunStore, runId: string): SampleUnit[] {
 }
 
 /**
- * HPI and accuracy of a set of units with bootstrap intervals: HPI = Σ hpi / Σ scores, accuracy = Σ solved / Σ scores,
- * both from the same resamples of the units (see `bootstrapRatios`). `stream` names the random stream (the run id).
+ * HPI and accuracy of a set of units with 95% intervals: HPI = Σ hpi / Σ scores, accuracy = Σ solved / Σ scores.
+ * - Units of distinct samples: seeded bootstrap percentile intervals, both from the same resamples of the units (see
+ *   `bootstrapRatios`); `stream` names the random stream (the run id). `interval` = `bootstrap`.
+ * - Units holding replicates (some sample id more than once: `--replicates N`): a sample's replicates are correlated,
+ *   so resampling units would give too narrow an interval; instead mean ± z · SE with the standard error clustered by
+ *   sample id (Miller 2024, "Adding Error Bars to Evals", §2.2; `clusteredMean`) over the per-unit values hpi / scores
+ *   and solved / scores of the scored units. `interval` = `clustered` (null intervals with fewer than 2 samples).
  */
-export function unitEstimates(units: readonly SampleUnit[], options: { resamples?: number; seed?: number; stream?: string } = {}): { hpi: number; hpiCi95: Interval | null; accuracy: number; accuracyCi95: Interval | null } {
+export function unitEstimates(units: readonly SampleUnit[], options: { resamples?: number; seed?: number; stream?: string } = {}): UnitEstimate {
   const hpi = Float64Array.from(units, (u) => u.hpi);
   const solved = Float64Array.from(units, (u) => u.solved);
   const scores = Float64Array.from(units, (u) => u.scores);
+  if (hasReplicates(units)) {
+    let sh = 0;
+    let ss = 0;
+    let sn = 0;
+    for (const u of units) {
+      sh += u.hpi;
+      ss += u.solved;
+      sn += u.scores;
+    }
+    const scored = units.filter((u) => u.scores > 0);
+    const ids = scored.map((u) => u.sampleId);
+    const twoSamples = new Set(ids).size >= 2;
+    const ci = (values: number[]): Interval | null => (twoSamples ? clusteredMean(values, ids).ci.clustered : null);
+    return {
+      hpi: sn > 0 ? sh / sn : Number.NaN,
+      hpiCi95: ci(scored.map((u) => u.hpi / u.scores)),
+      accuracy: sn > 0 ? ss / sn : Number.NaN,
+      accuracyCi95: ci(scored.map((u) => u.solved / u.scores)),
+      interval: 'clustered',
+    };
+  }
   const [h, a] = bootstrapRatios([hpi, solved], scores, options);
-  return { hpi: h!.estimate, hpiCi95: h!.ci, accuracy: a!.estimate, accuracyCi95: a!.ci };
+  return { hpi: h!.estimate, hpiCi95: h!.ci, accuracy: a!.estimate, accuracyCi95: a!.ci, interval: 'bootstrap' };
+}
+
+/** Whether some sample id occurs more than once among `units` (a run with replicates). */
+export function hasReplicates(units: readonly SampleUnit[]): boolean {
+  const seen = new Set<string>();
+  for (const u of units) {
+    if (seen.has(u.sampleId)) return true;
+    seen.add(u.sampleId);
+  }
+  return false;
 }
 
 function num(v: Json | undefined, fallback = 0): number {
@@ -176,6 +213,7 @@ export function reportRun(run: RunRecord, units: readonly SampleUnit[], options:
     hpiDataset: num(s.hpiDataset),
     accuracy: num(s.accuracy),
     accuracyCi95: est.accuracyCi95,
+    interval: est.interval,
     levelCounts: (s.levelCounts ?? {}) as Record<string, number>,
     ...(typeof s.threshold === 'number' ? { threshold: s.threshold } : {}),
     ...(s.metrics && typeof s.metrics === 'object' && !Array.isArray(s.metrics) ? { metrics: s.metrics } : {}),

@@ -4,6 +4,8 @@ export * from './gather.js';
 export * from './pairing.js';
 export * from './transitions.js';
 export * from './compare.js';
+export * from './paired-tests.js';
+export * from './paired-table.js';
 export * from './views.js';
 export * from './tables.js';
 export * from './groups.js';

@@ -10,6 +10,7 @@ import type { BootstrapSettings, ReportData } from './gather.js';
 import { unitEstimates } from './gather.js';
 import { ReportViews, type LoadedReportView } from './views.js';
 import { modelLabel } from './groups.js';
+import { pairedTestsTable, reportComparisons } from './paired-table.js';
 
 /** The table shapes live in the SDK (code report views build them); re-exported here for host code. */
 export type { ReportCell, ReportColumn, ReportTable };
@@ -237,7 +238,7 @@ export function declaredTables(runs: readonly ReportRun[], views: ReportViews): 
 }
 
 /** What a code view computes over: the report's runs, their units (when gathered) and bootstrap settings. */
-export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes'>>;
+export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes' | 'dataIdentities'>>;
 
 const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
 
@@ -302,7 +303,11 @@ export function runsTable(runs: readonly ReportRun[], extraNotes: readonly strin
     { value: r.usage.completionTokens },
     { value: r.cost ?? null },
   ]);
-  return { id: 'runs', title: 'Runs', notes: ['L1..Lm: samples solved at each level; HPI/Acc [lo, hi]: bootstrap 95% interval.', ...extraNotes], columns, rows };
+  const clustered = runs.filter((r) => r.interval === 'clustered').map((r) => r.runId);
+  const interval = clustered.length
+    ? `HPI/Acc [lo, hi]: 95% interval, a bootstrap percentile interval over samples; for the runs with replicates (${clustered.join(', ')}) a normal interval with standard errors clustered by sample (Miller 2024, "Adding Error Bars to Evals", §2.2), since a sample's replicates are correlated.`
+    : 'HPI/Acc [lo, hi]: bootstrap 95% interval.';
+  return { id: 'runs', title: 'Runs', notes: [`L1..Lm: samples solved at each level; ${interval}`, ...extraNotes], columns, rows };
 }
 
 /**
@@ -340,13 +345,16 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
 }
 
 /**
- * Every table of a report, in order: runs, usage, then per report view (discovery order) its declarative tables (those
+ * Every table of a report, in order: runs, the paired tests between runs of the same data (when the units were
+ * gathered and some pair shares samples; `pairedTestsTable`), usage, then per report view (discovery order) its declarative tables (those
  * with runs) followed by its code tables. Without views only the runs and usage tables are made.
  */
 export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none): ReportTable[] {
   const declared = declaredTables(data.runs, views);
   const byView = views.list.flatMap((view) => [...declared.filter((d) => d.view === view).map((d) => d.table), ...viewTables(view, data, views)]);
-  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? []), ...(data.dataNotes ?? [])]), usageTable(data.runs), ...byView];
+  // as many random sign assignments as bootstrap resamples: a report may compare many pairs
+  const paired = data.units && data.bootstrap ? pairedTestsTable(reportComparisons({ runs: data.runs, units: data.units, bootstrap: data.bootstrap, ...(data.dataIdentities ? { dataIdentities: data.dataIdentities } : {}) }, { permutations: data.bootstrap.resamples }), uniqueRunLabels(data.runs, views)) : undefined;
+  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? []), ...(data.dataNotes ?? [])]), ...(paired ? [paired] : []), usageTable(data.runs), ...byView];
 }
 
 /** A value for display: numbers with `digits` decimals (as they are without `digits`); null as `-`. */
