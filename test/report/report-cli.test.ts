@@ -320,7 +320,12 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     const all = await runCli(['report', '--store', store, '--format', 'csv']);
     ok(all);
     const blocks = all.stdout.split(/\r?\n/).filter((l) => l.startsWith('# ')).map((l) => l.slice(2, l.indexOf(':')));
-    expect(blocks).toEqual(['runs', 'paired-tests', 'usage', 'hpt', 'threshold', 'hibench', 'hibench-leaderboard', 'hibench-binary-tree', 'hibench-dimensions']);
+    // one HPI_Dataset sensitivity table per dataset reported with two or more models, after the paired tests
+    const sens = blocks.filter((b) => b.startsWith('hpi-dataset-sensitivity-'));
+    expect(sens.length).toBeGreaterThan(0);
+    expect(new Set(sens).size).toBe(sens.length);
+    expect(blocks.indexOf(sens[0]!)).toBe(2);
+    expect(blocks.filter((b) => !b.startsWith('hpi-dataset-sensitivity-'))).toEqual(['runs', 'paired-tests', 'usage', 'hpt', 'threshold', 'hibench', 'hibench-leaderboard', 'hibench-binary-tree', 'hibench-dimensions']);
   });
 
   it('table: aligned text tables (no colour when not on a colour TTY)', async () => {
@@ -526,7 +531,7 @@ describe('hpt-bench report and compare over a store of real runs', () => {
   });
 
   it('compare: McNemar and the permutation test from the store; three runs give Holm-adjusted p-values', async () => {
-    const r = await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store, '--json']);
+    const r = await runCli(['compare', ids.modelA!, ids.modelB!, '--store', store, '--json', '--permutations', '200000']);
     ok(r);
     const res = JSON.parse(r.stdout) as { tests: PairedTestsJson };
     const a = perSample(db, ids.modelA!);
@@ -541,12 +546,13 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     let tail = 0;
     for (let k = 0, c = 1; k <= Math.min(onlyA, onlyB); k++, c = (c * (n - k + 1)) / k) tail += c / 2 ** n;
     expect(m.p).toBeCloseTo(Math.min(1, 2 * tail), 12);
-    // the permutation p against an independent Monte Carlo estimate (Math.random, 100,000 sign vectors)
+    // the permutation p (200,000 sign vectors) against an independent Monte Carlo estimate (Math.random, 200,000):
+    // their standard errors are at most 0.0012 each, so 0.01 apart would be a real difference
     const d = shared.map((id) => a.get(id)!.hpi - b.get(id)!.hpi);
     const obs = Math.abs(d.reduce((x, y) => x + y, 0));
     let extreme = 0;
-    for (let i = 0; i < 100_000; i++) if (Math.abs(d.reduce((x, y) => x + (Math.random() < 0.5 ? -y : y), 0)) >= obs - 1e-9) extreme++;
-    expect(Math.abs(res.tests.hpi.permutation.p - extreme / 100_000)).toBeLessThan(0.01);
+    for (let i = 0; i < 200_000; i++) if (Math.abs(d.reduce((x, y) => x + (Math.random() < 0.5 ? -y : y), 0)) >= obs - 1e-9) extreme++;
+    expect(Math.abs(res.tests.hpi.permutation.p - extreme / 200_000)).toBeLessThan(0.01);
     expect(res.tests.hpi.permutation.pHolm).toBe(res.tests.hpi.permutation.p);
 
     // A against B and against the adaptive run: p-values Holm-adjusted over the two comparisons

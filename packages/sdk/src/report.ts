@@ -88,6 +88,8 @@ export interface ReportRun {
   accuracyCi95: Interval | null;
   /** which interval `hpiCi95` / `accuracyCi95` are (`IntervalKind`); absent in reports made before it was recorded: bootstrap */
   interval?: IntervalKind;
+  /** the run was made with `--full-ladder` (every level tried on every sample; its verdicts feed the ladder diagnostics) */
+  fullLadder?: boolean;
   /** samples solved at level k by `"k"`, plus `unsolved` */
   levelCounts: Record<string, number>;
   threshold?: number;

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import * as Flags from '@oclif/core/flags';
-import { gatherReport, HptError, loadReportViews, writeFileAtomic, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable, storeExists, storeLabel } from '@hpt-bench/core';
+import { gatherReport, HptError, loadReportViews, parseLadderSpec, writeFileAtomic, reportTables, reportToJson, reportToMarkdown, ReportViews, RunStore, tablesToCsv, type LoadedReportView, type ReportTable, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, renderTables } from '../base.js';
 import { renderHtmlReport } from '../report/html.js';
 import { storeFlag } from '../store-flag.js';
@@ -36,9 +36,10 @@ export default class Report extends HptCommand {
     all: Flags.boolean({ description: 'report every completed run, not only the newest of each group (model, dataset, ladder, mode, compat, data, HPI_Dataset, reasoning effort)', default: false }),
     format: Flags.string({ char: 'f', description: 'table | md | csv | json | html (default: from --out, else table on a terminal, md otherwise)', options: [...FORMATS] }),
     out: Flags.string({ char: 'o', description: 'write the report to this file (a temp file renamed into place)' }),
-    table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, usage, and those of the report views of the installed plugins; an unknown id lists the report\'s tables)', multiple: true, delimiter: ',' }),
+    table: Flags.string({ description: 'md/csv/table: only these tables (ids: runs, paired-tests, ladder-subset, ladder-diagnostics, ladder-hazard, hpi-dataset-sensitivity-<dataset>, usage, and those of the report views of the installed plugins; an unknown id lists the report\'s tables)', multiple: true, delimiter: ',' }),
     bootstrap: Flags.integer({ description: 'bootstrap resamples B for the 95% intervals', default: 2000, min: 1, max: 1_000_000 }),
     seed: Flags.integer({ description: 'bootstrap seed (same seed => same intervals)', default: 0 }),
+    ladder: Flags.string({ description: 'also the HPI another ladder would give, from the stored verdicts of full-ladder runs (run --full-ladder), no new calls: its levels in order, e.g. L1,L3,L5', multiple: true, delimiter: ',' }),
     'trace-limit': Flags.integer({ description: 'html: samples per run in the ladder trace (0: no trace)', default: 500, min: 0 }),
   };
 
@@ -58,10 +59,11 @@ export default class Report extends HptCommand {
     let text: string;
     try {
       const data = gatherReport(store, storeLabel(flags.store), { runIds, latest: flags.latest, all: flags.all, resamples: flags.bootstrap, seed: flags.seed });
+      const ladder = flags.ladder ? parseLadderSpec(flags.ladder) : undefined;
       if (format === 'json') text = `${JSON.stringify(reportToJson(data))}\n`;
-      else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}) });
+      else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}), ...(ladder ? { ladder } : {}) });
       else {
-        const tables = pickTables(reportTables(data, views), flags.table);
+        const tables = pickTables(reportTables(data, views, ladder ? { ladder } : {}), flags.table);
         text = format === 'md' ? reportToMarkdown(data, tables) : format === 'csv' ? tablesToCsv(tables) : `${renderTables(tables)}\n`;
       }
     } finally {

@@ -6,7 +6,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { dataDifferences, datasetLabel, formatThreshold, levelTransitions, modelLabel, pairUnits, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun, type TransitionSample } from '@hpt-bench/core';
+import { dataDifferences, datasetLabel, formatThreshold, hazardCurve, levelTransitions, modelLabel, pairUnits, ReportViews, uniqueRunLabels, viewContext, type ReportBar, type ReportChart, type ReportData, type ReportRun, type TransitionSample } from '@hpt-bench/core';
 
 export { uniqueRunLabels };
 
@@ -319,8 +319,44 @@ export async function transitionCharts(data: ReportData, labels: Map<string, str
   return { charts, omitted, differentData };
 }
 
+/**
+ * The per-level hazard curve of each full-ladder run (`hazardCurve` of its stored verdicts, issue 28): P(solved at
+ * level k | unsolved at every earlier level), with its Wilson 95% interval as an error bar. None without full-ladder runs.
+ */
+export async function hazardChart(data: ReportData, labels: Map<string, string>): Promise<Chart[]> {
+  const verdicts = data.ladderVerdicts;
+  if (!verdicts?.size) return [];
+  const values = data.runs
+    .filter((r) => verdicts.has(r.runId))
+    .flatMap((r) =>
+      hazardCurve(verdicts.get(r.runId)!)
+        .filter((h) => h.hazard !== null)
+        .map((h) => ({ run: labels.get(r.runId)!, level: `L${h.level}`, order: h.level, hazard: h.hazard!, lo: h.ci?.[0] ?? h.hazard!, hi: h.ci?.[1] ?? h.hazard!, atRisk: h.atRisk })),
+    );
+  const levels = [...new Set(values.sort((a, b) => a.order - b.order).map((v) => v.level))];
+  const x = { field: 'level', type: 'ordinal', sort: levels, title: 'level (ladder order)' };
+  const spec = {
+    title: 'Per-level hazard',
+    data: { values },
+    width: 560,
+    height: 260,
+    layer: [
+      { mark: { type: 'rule' }, encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color: { field: 'run', type: 'nominal', title: null } } },
+      {
+        mark: { type: 'line', point: true },
+        encoding: {
+          x,
+          y: { field: 'hazard', type: 'quantitative', title: 'P(solved at level | unsolved before)', axis: { format: '%' }, scale: { domain: [0, 1] } },
+          color: { field: 'run', type: 'nominal', title: null, legend: { orient: 'bottom', columns: 1, labelLimit: 0 } },
+        },
+      },
+    ],
+  } as TopLevelSpec;
+  return [{ id: 'hazard', title: 'Per-level hazard (full-ladder runs)', caption: 'For each level, the share of the samples still unsolved before it that it solves, with Wilson 95% intervals; from the stored verdicts of runs made with --full-ladder.', svg: await renderSvg(spec) }];
+}
+
 /** Every chart of the HTML report, in page order. */
 export async function reportCharts(data: ReportData, views: ReportViews = ReportViews.none): Promise<Chart[]> {
   const labels = uniqueRunLabels(data.runs, views);
-  return [...(await heatmapCharts(data.runs, views)), await levelChart(data.runs, labels), ...(await usageCharts(data.runs, labels)), await scatterChart(data.runs, views), ...(await viewCharts(data, views))];
+  return [...(await heatmapCharts(data.runs, views)), await levelChart(data.runs, labels), ...(await hazardChart(data, labels)), ...(await usageCharts(data.runs, labels)), await scatterChart(data.runs, views), ...(await viewCharts(data, views))];
 }

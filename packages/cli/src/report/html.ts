@@ -25,6 +25,8 @@ export interface HtmlOptions {
   generatedAt?: Date;
   /** the plugins' report views (paper tables, labels, computed charts); default: none (generic tables and charts only) */
   views?: ReportViews;
+  /** `report --ladder L1,L3,L5`: also the HPI of that ladder from full-ladder verdicts (`reportTables` option) */
+  ladder?: readonly number[];
 }
 
 /** Escape text for HTML element content and quoted attribute values (`& < > " '`). */
@@ -402,7 +404,7 @@ export async function renderHtmlReport(data: ReportData, store: RunStore, option
   const opts = { traceLimit: options.traceLimit ?? 500, maxTextChars: options.maxTextChars ?? 8000, traceBudget: options.traceBudget ?? 8_000_000 };
   const views = options.views ?? ReportViews.none;
   const labels = uniqueRunLabels(data.runs, views);
-  const tables = reportTables(data, views);
+  const tables = reportTables(data, views, options.ladder ? { ladder: options.ladder } : {});
   const charts = await reportCharts(data, views);
   const transitions = await transitionCharts(data, labels);
   const b = data.bootstrap;
@@ -420,7 +422,7 @@ export async function renderHtmlReport(data: ReportData, store: RunStore, option
 <style>${STYLE}</style>
 </head>
 <body>
-<header><h1>hpt-bench report</h1><p>${data.runs.length} run(s) from ${esc(data.store)} · generated ${esc(when)} · intervals: bootstrap 95% percentile, B = ${b.resamples}, seed ${b.seed}</p></header>
+<header><h1>hpt-bench report</h1><p>${data.runs.length} run(s) from ${esc(data.store)} · generated ${esc(when)} · intervals: bootstrap 95% percentile, B = ${b.resamples}, seed ${b.seed}${data.runs.some((r) => r.interval === 'clustered') ? '; runs with replicates: normal, clustered by sample (Miller 2024)' : ''}</p></header>
 <nav><a href="#runs">Runs</a><a href="#tables">Tables</a><a href="#charts">Charts</a>${transitions.charts.length || transitions.differentData.length ? '<a href="#transitions">Level transitions</a>' : ''}<a href="#trace">Ladder trace</a></nav>
 <main>
 <h2 id="runs">Runs</h2>

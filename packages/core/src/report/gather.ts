@@ -4,6 +4,8 @@
  */
 import { HptError, type BootstrapSettings, type Json, type ReportRun, type ReportUsage, type SampleUnit, type UnitEstimate } from '@hpt-bench/sdk';
 import { clusteredMean } from '../stats/clustered.js';
+import type { LadderData } from '../stats/ladder.js';
+import { ladderVerdicts } from './ladder-data.js';
 import { dataDifferences, dataIdentity, type DataIdentity, fingerprintDifferences, parseFingerprint } from '../run/fingerprint.js';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { bootstrapRatios, DEFAULT_RESAMPLES, type Interval } from './bootstrap.js';
@@ -38,6 +40,11 @@ export interface ReportData {
    * them; shown under the runs table and in the JSON report
    */
   dataNotes?: string[];
+  /**
+   * the stored verdicts of the full-ladder runs (`run --full-ladder`), by run id (`ladderVerdicts`): the ladder
+   * diagnostics, the hazard curve and `report --ladder` are computed from them
+   */
+  ladderVerdicts?: Map<string, LadderData>;
 }
 
 /**
@@ -214,6 +221,7 @@ export function reportRun(run: RunRecord, units: readonly SampleUnit[], options:
     accuracy: num(s.accuracy),
     accuracyCi95: est.accuracyCi95,
     interval: est.interval,
+    ...(run.config.fullLadder === true ? { fullLadder: true } : {}),
     levelCounts: (s.levelCounts ?? {}) as Record<string, number>,
     ...(typeof s.threshold === 'number' ? { threshold: s.threshold } : {}),
     ...(s.metrics && typeof s.metrics === 'object' && !Array.isArray(s.metrics) ? { metrics: s.metrics } : {}),
@@ -261,7 +269,18 @@ export function gatherReport(store: RunStore, storePath: string, options: Gather
     ? [`${omitted.length} older run(s) left out: a newer run of the same group (model, dataset, ladder, mode, compat, data, HPI_Dataset, reasoning effort) is reported (${omitted.map((o) => `${o.run.id}, replaced by ${o.newer.id}`).join('; ')}); name runs (--run ID) or give --all to report them.`]
     : [];
   const dataIdentities = new Map(runs.map((r) => [r.id, dataIdentity(r)]));
-  return { store: storePath, runs: reports, units, bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE }, fingerprintNotes: fingerprintNotes(runs), selectionNotes, dataIdentities, dataNotes: dataNotes(runs) };
+  const verdicts = ladderVerdicts(store, reports);
+  return {
+    store: storePath,
+    runs: reports,
+    units,
+    bootstrap: { resamples, seed, level: 0.95, units: UNITS_NOTE },
+    fingerprintNotes: fingerprintNotes(runs),
+    selectionNotes,
+    dataIdentities,
+    dataNotes: dataNotes(runs),
+    ...(verdicts.size ? { ladderVerdicts: verdicts } : {}),
+  };
 }
 
 /**

@@ -6,6 +6,8 @@ export * from './transitions.js';
 export * from './compare.js';
 export * from './paired-tests.js';
 export * from './paired-table.js';
+export * from './ladder-tables.js';
+export * from './ladder-data.js';
 export * from './views.js';
 export * from './tables.js';
 export * from './groups.js';

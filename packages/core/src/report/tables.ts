@@ -11,6 +11,9 @@ import { unitEstimates } from './gather.js';
 import { ReportViews, type LoadedReportView } from './views.js';
 import { modelLabel } from './groups.js';
 import { pairedTestsTable, reportComparisons } from './paired-table.js';
+import { ladderTables, sensitivityTables, subLadderTable } from './ladder-tables.js';
+import type { LadderData } from '../stats/ladder.js';
+import { dataDifferences } from '../run/fingerprint.js';
 
 /** The table shapes live in the SDK (code report views build them); re-exported here for host code. */
 export type { ReportCell, ReportColumn, ReportTable };
@@ -238,7 +241,7 @@ export function declaredTables(runs: readonly ReportRun[], views: ReportViews): 
 }
 
 /** What a code view computes over: the report's runs, their units (when gathered) and bootstrap settings. */
-export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes' | 'dataIdentities'>>;
+export type ReportViewData = Pick<ReportData, 'runs'> & Partial<Pick<ReportData, 'units' | 'bootstrap' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes' | 'dataIdentities' | 'ladderVerdicts'>>;
 
 const NO_BOOTSTRAP: BootstrapSettings = { resamples: 2000, seed: 0, level: 0.95, units: '' };
 
@@ -344,17 +347,36 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
   };
 }
 
+/** Options of `reportTables`: `ladder`, the levels of `report --ladder L1,L3,L5` (`subLadderTable`). */
+export interface ReportTableOptions {
+  ladder?: readonly number[];
+}
+
 /**
  * Every table of a report, in order: runs, the paired tests between runs of the same data (when the units were
- * gathered and some pair shares samples; `pairedTestsTable`), usage, then per report view (discovery order) its declarative tables (those
+ * gathered and some pair shares samples; `pairedTestsTable`), with `options.ladder` the HPI of that ladder
+ * (`subLadderTable`), the ladder diagnostics and hazard of full-ladder runs (`ladderTables`), the HPI_Dataset
+ * sensitivity of datasets with two or more models (`sensitivityTables`), usage, then per report view (discovery order) its declarative tables (those
  * with runs) followed by its code tables. Without views only the runs and usage tables are made.
  */
-export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none): ReportTable[] {
+export function reportTables(data: ReportViewData, views: ReportViews = ReportViews.none, options: ReportTableOptions = {}): ReportTable[] {
   const declared = declaredTables(data.runs, views);
   const byView = views.list.flatMap((view) => [...declared.filter((d) => d.view === view).map((d) => d.table), ...viewTables(view, data, views)]);
   // as many random sign assignments as bootstrap resamples: a report may compare many pairs
   const paired = data.units && data.bootstrap ? pairedTestsTable(reportComparisons({ runs: data.runs, units: data.units, bootstrap: data.bootstrap, ...(data.dataIdentities ? { dataIdentities: data.dataIdentities } : {}) }, { permutations: data.bootstrap.resamples }), uniqueRunLabels(data.runs, views)) : undefined;
-  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? []), ...(data.dataNotes ?? [])]), ...(paired ? [paired] : []), usageTable(data.runs), ...byView];
+  const labels = uniqueRunLabels(data.runs, views);
+  const verdicts = data.ladderVerdicts ?? new Map<string, LadderData>();
+  const sameData = (a: string, b: string) => {
+    const ia = data.dataIdentities?.get(a);
+    const ib = data.dataIdentities?.get(b);
+    return !ia || !ib || dataDifferences(ia, ib).length === 0;
+  };
+  const ladder = [
+    ...(options.ladder ? [subLadderTable(data.runs, verdicts, options.ladder, labels, data.bootstrap ?? NO_BOOTSTRAP)] : []),
+    ...ladderTables(data.runs, verdicts, labels),
+    ...(data.units ? sensitivityTables(data.runs, data.units, labels, sameData) : []),
+  ];
+  return [runsTable(data.runs, [...(data.selectionNotes ?? []), ...(data.fingerprintNotes ?? []), ...(data.dataNotes ?? [])]), ...(paired ? [paired] : []), ...ladder, usageTable(data.runs), ...byView];
 }
 
 /** A value for display: numbers with `digits` decimals (as they are without `digits`); null as `-`. */
