@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SampleUnit } from '@hpt-bench/sdk';
-import { holmAdjust, pairedCompare, pairedTests, pairUnits, twoProportionZ } from '@hpt-bench/core';
+import { holmAdjust, normalCdf, pairedCompare, pairedTests, pairUnits, twoProportionZ } from '@hpt-bench/core';
 
 const unit = (sampleId: string, level: number | null, m = 5, hpiDataset = 2, replicate?: number): SampleUnit => ({
   sampleId,
@@ -94,6 +94,10 @@ describe('pairedTests', () => {
     expect(m.p).toBeLessThan(0.05);
     const unpaired = twoProportionZ(120, 200, 108, 200);
     expect(unpaired.p).toBeGreaterThan(0.05);
+    // the figures README "Statistics" quotes: 0.012 paired, 0.23 unpaired (z = 0.06 / sqrt(0.57 * 0.43 * 2 / 200))
+    expect(m.p).toBeCloseTo(0.0118, 4);
+    expect(unpaired.p).toBeCloseTo(2 * (1 - normalCdf(0.06 / Math.sqrt((0.57 * 0.43 * 2) / 200))), 12);
+    expect(unpaired.p).toBeCloseTo(0.2255, 4);
   });
 
   it('with replicates: tests on per-sample means, no McNemar, clustered intervals by Miller’s formula', () => {

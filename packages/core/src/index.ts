@@ -51,6 +51,7 @@ export * from './run/resume.js';
 export * from './run/share.js';
 export * from './run/execute.js';
 export * from './run/plan.js';
+export * from './run/power.js';
 export * from './run/summary.js';
 export * from './run/score.js';
 export * from './judge/index.js';

@@ -5,6 +5,7 @@
  */
 import type { Logger } from '@hpt-bench/sdk';
 import { planRun, type RunPlanEstimate } from '../run/plan.js';
+import { checkPowerTarget, type PowerTarget } from '../run/power.js';
 import { prepareRun } from '../run/resolve.js';
 import { RunSession } from '../run/session.js';
 import type { EvaluationPlugins, EvaluationRun } from './evaluate.js';
@@ -14,14 +15,18 @@ export interface PlanEvaluationOptions {
   store: string;
   plugins: EvaluationPlugins;
   logger?: Logger;
+  /** plan the sample size of a paired comparison for every run (`RunPlanEstimate.power`, `planPower`) */
+  power?: PowerTarget;
 }
 
 /**
  * Plan every run of an evaluation, in order.
  * @returns one `RunPlanEstimate` per run.
- * @throws HptError from configuration and preparation (the first failing run's), and what `planRun` throws.
+ * @throws HptError `E_CONFIG` for an invalid `options.power` (before anything is prepared); HptError from configuration
+ *   and preparation (the first failing run's), and what `planRun` throws.
  */
 export async function planEvaluation(runs: readonly EvaluationRun[], options: PlanEvaluationOptions): Promise<RunPlanEstimate[]> {
+  if (options.power) checkPowerTarget(options.power);
   const { registry, container } = options.plugins;
   const plans: RunPlanEstimate[] = [];
   for (const run of runs) {
@@ -35,7 +40,7 @@ export async function planEvaluation(runs: readonly EvaluationRun[], options: Pl
       }
     }
     const prepared = await prepareRun(config, registry, container);
-    plans.push(await planRun(prepared, { storePath: options.store }));
+    plans.push(await planRun(prepared, { storePath: options.store, ...(options.power ? { power: options.power } : {}) }));
   }
   return plans;
 }

@@ -4,7 +4,7 @@
  * the upper bound of calls, an estimate from an earlier run, and the estimated cost — without calling any model and
  * without writing to the store (it is read only when it exists).
  */
-import type { Model, ModelRequest, ModelResponse, Sample } from '@hpt-bench/sdk';
+import type { Json, Model, ModelRequest, ModelResponse, Sample } from '@hpt-bench/sdk';
 import { cacheKey } from '../exec/cache-key.js';
 import { LadderEngine } from '../ladder/engine.js';
 import { cacheLookup } from '../store/cache.js';
@@ -12,6 +12,8 @@ import { type RunRecord, RunStore } from '../store/store.js';
 import { storeExists } from '../store/location.js';
 import { configHashes, dataFingerprint, type RunConfig } from './config.js';
 import { sampleStream } from './execute.js';
+import { buildFingerprint, dataIdentity } from './fingerprint.js';
+import { checkPowerTarget, planPower, type PowerPlan, type PowerTarget } from './power.js';
 import { ladderSetup, type PreparedRun } from './resolve.js';
 import { DEFAULT_BATCH_PRICE_FACTOR } from './summary.js';
 
@@ -80,12 +82,19 @@ export interface RunPlanEstimate {
   tokens: { prompt: number; completion: number; reasoning?: number };
   /** USD of the estimated tokens at the model's price (the batch price with `--batch`), with prices (`--prices`); undefined without */
   cost?: number;
+  /**
+   * with `PlanOptions.power` (`plan --detect` / `--detect-accuracy`): the samples a paired comparison on this data needs
+   * and whether `samples` is enough (`planPower`)
+   */
+  power?: PowerPlan;
 }
 
 /** Options of `planRun`. */
 export interface PlanOptions {
   /** the SQLite store `run` would use; read only when the file exists (a plan never creates it) */
   storePath: string;
+  /** plan the sample size of a paired comparison as well (`planPower`; `RunPlanEstimate.power`) */
+  power?: PowerTarget;
 }
 
 /** The request a stand-in model recorded, with the model it was meant for. */
@@ -100,9 +109,13 @@ interface ProbedCall {
  * when missing as a run would), runs each ladder level's strategy on the first sample against a stand-in model that
  * records the requests and answers an empty text (the number of calls of the level), and, for each remaining sample,
  * the level-1 strategy the same way to compute its cache key.
- * @throws what the dataset's `load` throws; HptError `E_STORE` for a store file that is not an hpt-bench store.
+ * With `options.power`, also the sample size of a paired comparison on the run's data (`planPower`, from the store's
+ * completed runs of the same data identity as the run's fingerprint).
+ * @throws what the dataset's `load` throws; HptError `E_STORE` for a store file that is not an hpt-bench store;
+ *   HptError `E_CONFIG` for an invalid `options.power` (`checkPowerTarget`), before any data is read.
  */
 export async function planRun(prepared: PreparedRun, options: PlanOptions): Promise<RunPlanEstimate> {
+  if (options.power) checkPowerTarget(options.power);
   const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;
   const config: RunConfig = { ...prepared.config, ...(dataHash ? { dataHash } : {}) };
   const [hash, legacy] = configHashes(config) as [string, string?];
@@ -166,6 +179,19 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
     // with --batch at the batch price (default half the online price, as the run's summary counts it)
     const [input, output] = price ? (config.batch ? [price.batchInput ?? price.input * DEFAULT_BATCH_PRICE_FACTOR, price.batchOutput ?? price.output * DEFAULT_BATCH_PRICE_FACTOR] : [price.input, price.output]) : [0, 0];
     const cost = price ? (tokens.prompt * input + tokens.completion * output) / 1e6 : undefined;
+    const power = options.power
+      ? planPower(
+          store,
+          {
+            data: dataIdentity({ dataset: prepared.datasetId, fingerprint: buildFingerprint(prepared, config) as unknown as Record<string, Json> }),
+            levels: prepared.levels.length,
+            hpiDataset: prepared.hpiDataset,
+            mode: adaptive ? 'adaptive' : 'manual',
+          },
+          options.power,
+          samples,
+        )
+      : undefined;
     return {
       dataset: prepared.datasetId,
       model: prepared.model.id,
@@ -185,6 +211,7 @@ export async function planRun(prepared: PreparedRun, options: PlanOptions): Prom
       ...(earlier ? { estimateFrom: { runId: earlier.run.id, status: earlier.run.status, model: earlier.run.model, callsPerSample: earlier.callsPerSample } } : {}),
       tokens,
       ...(cost !== undefined ? { cost } : {}),
+      ...(power ? { power } : {}),
     };
   } finally {
     store?.close();
