@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TerminalTable, terminalSafe } from '../../packages/cli/src/terminal.js';
 import { renderCompare } from '../../packages/cli/src/commands/compare.js';
 import { renderJudge } from '../../packages/cli/src/commands/judge.js';
-import type { CompareResult } from '@hpt-bench/core';
+import { type CompareResult, pairedTests } from '@hpt-bench/core';
 
 const HOSTILE = 'gpt\u001b[31m\u001b]0;pwned\u0007\u001b[2J\r\b\u009b1m\u202eevil\u0000';
 /** Any character a terminal would act on rather than print, but the newlines that separate a table's lines. */
@@ -40,11 +40,16 @@ describe('TerminalTable', () => {
 
 describe('CLI renderers built on TerminalTable', () => {
   it('compare: run, dataset and model ids with escapes stay inert', () => {
+    const unit = (sampleId: string, level: number | null) => ({ sampleId, index: 0, hpi: level ?? 7, scores: 1, solved: level === null ? 0 : 1, level });
     const side = (runId: string) => ({ runId, dataset: `boolq\u001b[5m`, model: HOSTILE, mode: 'manual', samples: 2, hpi: 1, accuracy: 1 });
     const transitions = { rows: ['L1', 'unsolved'], columns: ['L1', 'unsolved'], counts: [[0, 1], [1, 0]], paired: 2, totals: { fixed: 1, broken: 1, improved: 0, worse: 0, sameLevel: 0, bothUnsolved: 0 } };
     const r = {
       a: side('A\u001b[0m'), b: side('B'), paired: 2, onlyA: 0, onlyB: 0, unscored: 0, hpiDiff: 0, hpiDiffCi95: null, accuracyDiff: 0, accuracyDiffCi95: null, bootstrap: { resamples: 10, seed: 0, level: 0.95 },
       transitions, fixed: [{ sampleId: `s\u001b[31m1`, levelA: null, levelB: 1 }], broken: [{ sampleId: 's2\u0007', levelA: 1, levelB: null }],
+      tests: pairedTests([
+        [unit(`s\u001b[31m1`, null), unit(`s\u001b[31m1`, 1)],
+        [unit('s2\u0007', 1), unit('s2\u0007', null)],
+      ]),
     } as unknown as CompareResult;
     const text = renderCompare(r);
     expect(text).not.toMatch(CONTROL);
