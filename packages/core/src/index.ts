@@ -66,3 +66,4 @@ export * from './evaluate/plugins.js';
 export * from './evaluate/plan.js';
 export * from './evaluate/judge.js';
 export * from './evaluate/generate.js';
+export * from './export/index.js';
