@@ -102,3 +102,119 @@ export function ladderVerdictRows(handle: SqlHandle, runId: string): LadderVerdi
     return { sampleId: r.sample_id, index: r.idx, ...(typeof replicate === 'number' ? { replicate } : {}), level: r.level, solved: r.solved === 1 };
   });
 }
+
+/**
+ * How far a run has got (`hpt-bench view`'s live progress; cheap enough to poll): its done and errored sample rows, the
+ * stored HPI sum and recorded scores of the done rows (HPI so far = `hpiSum / scores`, null-safe: 0 scores gives no
+ * HPI), and the solved scores among them. All zero for an unknown run id or a run with no sample yet.
+ */
+export interface RunProgressCounts {
+  done: number;
+  errored: number;
+  hpiSum: number;
+  scores: number;
+  solved: number;
+}
+
+/** A run's progress counts (`RunProgressCounts`) in one aggregate over its sample rows (the primary key's range). */
+export function runProgressCounts(handle: SqlHandle, runId: string): RunProgressCounts {
+  const r = sqlHandle(handle)
+    .prepare(
+      `SELECT COALESCE(SUM(CASE WHEN status = 'done' THEN 1 ELSE 0 END), 0) AS done,
+              COALESCE(SUM(CASE WHEN status = 'errored' THEN 1 ELSE 0 END), 0) AS errored,
+              COALESCE(SUM(CASE WHEN status = 'done' THEN hpi ELSE 0 END), 0) AS hpi_sum,
+              COALESCE(SUM(CASE WHEN status = 'done' THEN scores ELSE 0 END), 0) AS scores,
+              COALESCE(SUM(CASE WHEN status = 'done' THEN solved ELSE 0 END), 0) AS solved
+       FROM samples WHERE run_id = ?`,
+    )
+    .get(runId) as { done: number | string; errored: number | string; hpi_sum: number | string; scores: number | string; solved: number | string };
+  return { done: Number(r.done), errored: Number(r.errored), hpiSum: Number(r.hpi_sum), scores: Number(r.scores), solved: Number(r.solved) };
+}
+
+/**
+ * One row of a page of a run's samples (`samplePage`): position, id, state (`done` or `errored`, with the reason),
+ * the solving level (null: unsolved or errored), the stored HPI sum and its recorded scores, solved scores, the number
+ * of stored attempts and the sample's `meta`.
+ */
+export interface SamplePageRow {
+  index: number;
+  sampleId: string;
+  status: 'done' | 'errored';
+  error: string | null;
+  level: number | null;
+  hpi: number;
+  scores: number;
+  solved: number;
+  attempts: number;
+  meta?: Record<string, Json>;
+}
+
+/**
+ * Which samples `samplePage` returns: `offset` (default 0) and `limit` (default 50, at most 500) rows in input order,
+ * of the samples with `outcome` (`solved`: done with a solved score; `unsolved`: done without; `errored`; default all),
+ * whose id contains `query` (case-insensitive), equals `sampleId`, or whose index is `index`.
+ */
+export interface SamplePageOptions {
+  offset?: number;
+  limit?: number;
+  outcome?: 'solved' | 'unsolved' | 'errored';
+  query?: string;
+  sampleId?: string;
+  index?: number;
+}
+
+/** Largest page `samplePage` returns. */
+export const SAMPLE_PAGE_MAX = 500;
+
+/**
+ * A page of a run's sample rows (done and errored) in input order, with the number of rows the filter matches in all
+ * (`total`). Reads only the page's rows (LIMIT/OFFSET over the primary key) plus one count: a 10,000-sample run costs
+ * no more than a small one. Portable SQL (SQLite and PostgreSQL).
+ */
+export function samplePage(handle: SqlHandle, runId: string, options: SamplePageOptions = {}): { total: number; rows: SamplePageRow[] } {
+  const db = sqlHandle(handle);
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
+  const limit = Math.min(SAMPLE_PAGE_MAX, Math.max(1, Math.floor(options.limit ?? 50)));
+  const where = ['s.run_id = ?'];
+  const args: (string | number)[] = [runId];
+  if (options.outcome === 'solved') where.push("s.status = 'done' AND s.solved > 0");
+  else if (options.outcome === 'unsolved') where.push("s.status = 'done' AND s.solved = 0");
+  else if (options.outcome === 'errored') where.push("s.status = 'errored'");
+  if (options.query) {
+    // LIKE with the pattern characters escaped; LOWER on both sides: PostgreSQL's LIKE is case-sensitive
+    where.push("LOWER(s.sample_id) LIKE ? ESCAPE '\\'");
+    args.push(`%${options.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (options.sampleId !== undefined) {
+    where.push('s.sample_id = ?');
+    args.push(options.sampleId);
+  }
+  if (options.index !== undefined) {
+    where.push('s.idx = ?');
+    args.push(options.index);
+  }
+  const cond = where.join(' AND ');
+  const total = Number((db.prepare(`SELECT COUNT(*) AS c FROM samples s WHERE ${cond}`).get(...args) as { c: number | string }).c);
+  const rows = db
+    .prepare(
+      `SELECT s.idx, s.sample_id, s.status, s.error, s.level, s.hpi, s.scores, s.solved, s.meta,
+              (SELECT COUNT(*) FROM attempts a WHERE a.run_id = s.run_id AND a.idx = s.idx) AS attempts
+       FROM samples s WHERE ${cond} ORDER BY s.idx LIMIT ? OFFSET ?`,
+    )
+    .all(...args, limit, offset) as { idx: number; sample_id: string; status: string; error: string | null; level: number | null; hpi: number; scores: number; solved: number; meta: string | null; attempts: number | string }[];
+  return {
+    total,
+    rows: rows.map((r) => ({
+      index: Number(r.idx),
+      sampleId: r.sample_id,
+      status: r.status === 'errored' ? 'errored' : 'done',
+      error: r.error ?? null,
+      level: r.status === 'errored' ? null : r.level,
+      hpi: Number(r.hpi),
+      scores: Number(r.scores),
+      solved: Number(r.solved),
+      attempts: Number(r.attempts),
+      ...(r.meta ? { meta: JSON.parse(r.meta) as Record<string, Json> } : {}),
+    })),
+  };
+}

@@ -8,7 +8,7 @@ import { saveCalibration, savedHpiDataset, type SavedCalibration } from './calib
 import { openStoreDatabase } from './backends.js';
 import { isReadOnlyError } from './db.js';
 import { storeLabel } from './location.js';
-import { cacheStats, ladderVerdictRows, type LadderVerdictRow, sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
+import { cacheStats, ladderVerdictRows, type LadderVerdictRow, type RunProgressCounts, runProgressCounts, samplePage, type SamplePageOptions, type SamplePageRow, sampleUnitRows, type CacheStats, type SampleUnitRow } from './queries.js';
 import { attemptFromRow, selectionFromRow, storedGraded, toRun, wellFormed } from './rows.js';
 import type { SqlDatabase, SqlStatement } from './sql.js';
 import { decodeMessages, encodeMessages } from './texts.js';
@@ -519,30 +519,54 @@ export class RunStore implements WriteQueue {
   /** Stream a run's sample results in input order, with their attempts and calls (for `--out`). */
   *iterSamples(runId: string): Generator<SampleResult> {
     this.sync();
-    const attemptsQ = this.db.prepare('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY attempt');
-    const callsQ = this.db.prepare('SELECT * FROM calls WHERE run_id = ? AND idx = ? ORDER BY attempt, seq');
-    const selectionsQ = this.db.prepare('SELECT * FROM selections WHERE run_id = ? AND idx = ? ORDER BY iteration');
     for (const row of this.db.prepare("SELECT * FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").iterate(runId) as Iterable<Record<string, unknown>>) {
-      const idx = row.idx as number;
-      const calls = callsQ.all(runId, idx) as Record<string, unknown>[];
-      const messages = (json: string) => this.messagesOf(json);
-      const selections = (selectionsQ.all(runId, idx) as Record<string, unknown>[]).map((s) => selectionFromRow(s, messages));
-      const attempts = (attemptsQ.all(runId, idx) as Record<string, unknown>[]).map((a) => attemptFromRow(a, calls, messages));
-      yield {
-        sampleId: row.sample_id as string,
-        index: idx,
-        level: row.level as number | null,
-        hpi: row.hpi as number,
-        solved: row.solved === 1,
-        prediction: JSON.parse(row.prediction as string) as Json,
-        target: JSON.parse(row.target as string) as Json,
-        attempts,
-        ...(typeof row.meta === 'string' ? { meta: JSON.parse(row.meta) as Record<string, Json> } : {}),
-        ...(row.iteration !== null && row.iteration !== undefined ? { iteration: row.iteration as number } : {}),
-        ...(selections.length ? { selections } : {}),
-        ...(typeof row.records === 'string' ? { records: JSON.parse(row.records) as NonNullable<SampleResult['records']> } : {}),
-      };
+      yield this.sampleFromRow(runId, row);
     }
+  }
+
+  /**
+   * One done sample of a run by its index (`samples.idx`), with its attempts, calls and selections, as `iterSamples`
+   * yields it; undefined when the run has no done sample at that index (unknown, errored, or not recorded yet).
+   */
+  getSample(runId: string, index: number): SampleResult | undefined {
+    this.sync();
+    const row = this.db.prepare("SELECT * FROM samples WHERE run_id = ? AND idx = ? AND status = 'done'").get(runId, index) as Record<string, unknown> | undefined;
+    return row ? this.sampleFromRow(runId, row) : undefined;
+  }
+
+  /** A `samples` row as a `SampleResult`, its attempts, calls and selections read by the row's index. */
+  private sampleFromRow(runId: string, row: Record<string, unknown>): SampleResult {
+    const idx = row.idx as number;
+    const calls = this.stmt('SELECT * FROM calls WHERE run_id = ? AND idx = ? ORDER BY attempt, seq').all(runId, idx) as Record<string, unknown>[];
+    const messages = (json: string) => this.messagesOf(json);
+    const selections = (this.stmt('SELECT * FROM selections WHERE run_id = ? AND idx = ? ORDER BY iteration').all(runId, idx) as Record<string, unknown>[]).map((s) => selectionFromRow(s, messages));
+    const attempts = (this.stmt('SELECT * FROM attempts WHERE run_id = ? AND idx = ? ORDER BY attempt').all(runId, idx) as Record<string, unknown>[]).map((a) => attemptFromRow(a, calls, messages));
+    return {
+      sampleId: row.sample_id as string,
+      index: idx,
+      level: row.level as number | null,
+      hpi: row.hpi as number,
+      solved: row.solved === 1,
+      prediction: JSON.parse(row.prediction as string) as Json,
+      target: JSON.parse(row.target as string) as Json,
+      attempts,
+      ...(typeof row.meta === 'string' ? { meta: JSON.parse(row.meta) as Record<string, Json> } : {}),
+      ...(row.iteration !== null && row.iteration !== undefined ? { iteration: row.iteration as number } : {}),
+      ...(selections.length ? { selections } : {}),
+      ...(typeof row.records === 'string' ? { records: JSON.parse(row.records) as NonNullable<SampleResult['records']> } : {}),
+    };
+  }
+
+  /** How far a run has got: done and errored rows, HPI sum, scores and solves so far (`runProgressCounts`). */
+  runProgress(runId: string): RunProgressCounts {
+    this.sync();
+    return runProgressCounts(this.db, runId);
+  }
+
+  /** A page of a run's samples, done and errored, in input order, with the filter's total (`samplePage`). */
+  samplePage(runId: string, options: SamplePageOptions = {}): { total: number; rows: SamplePageRow[] } {
+    this.sync();
+    return samplePage(this.db, runId, options);
   }
 
   /** Delete errored rows of these indices (samples that failed only because the endpoint was down). */
