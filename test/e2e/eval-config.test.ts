@@ -156,6 +156,29 @@ describe('hpt-bench init and run --config (baselines, offline)', () => {
     expect(runCount(join(sub, 'runs.db'))).toBe(4);
   });
 
+  it("a model entry's name labels its runs in the report (issue 29): paper and HiBench tables, the runs table beside the id", async () => {
+    const dir = tmp();
+    boolqData(join(dir, 'q.jsonl'), 4, 'q');
+    const yaml = ['datasets:', '  - { id: boolq, data: q.jsonl }', '  - { id: binary-tree, limit: 6 }', 'models:', '  - { id: baseline:random, name: rnd }', '  - id: baseline:oracle', 'store: runs.db'].join('\n');
+    writeFileSync(join(dir, 'e.yaml'), `${yaml}\n`);
+    const r = await runCli(['run', '--config', join(dir, 'e.yaml'), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(summaries(r.stdout).map((x) => x.model)).toEqual(['baseline:random', 'baseline:random', 'baseline:oracle', 'baseline:oracle']);
+    const md = await runCli(['report', '--store', join(dir, 'runs.db'), '--format', 'md', '--bootstrap', '20']);
+    expect(md.code, md.stderr).toBe(0);
+    // the runs table: the name with the model id; the paper table (HPT Table 1) and the HiBench leaderboard: the name
+    expect(md.stdout).toMatch(/\| boolq \| rnd \(baseline:random\) \|/);
+    expect(md.stdout).toMatch(/\n\| rnd \| [\d.]+ \[/);
+    const leaderboard = md.stdout.slice(md.stdout.indexOf('## HiBench leaderboard'));
+    expect(leaderboard).toMatch(/\n\| rnd \|/);
+    expect(leaderboard).toMatch(/\n\| baseline:oracle \|/);
+    expect(leaderboard.split('\n## ')[0]).not.toContain('baseline:random');
+    const json = await runCli(['report', '--store', join(dir, 'runs.db'), '--json', '--bootstrap', '20']);
+    const runs = (JSON.parse(json.stdout) as { runs: { model: string; name?: string; groupLabel: string }[] }).runs;
+    expect(runs.filter((x) => x.model === 'baseline:random').map((x) => [x.name, x.groupLabel])).toEqual([['rnd', 'rnd'], ['rnd', 'rnd']]);
+    expect(runs.filter((x) => x.model === 'baseline:oracle').every((x) => x.name === undefined)).toBe(true);
+  });
+
   it('a schema error names the file and the failing path, exits 2 and creates no run', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'eval.yaml'), 'datasets:\n  - id: boolq\n    split: mini\nmodels:\n  - id: baseline:oracle\n  - id: baseline:random\n    concurrency: 0\nstore: s.db\n');

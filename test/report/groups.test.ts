@@ -64,9 +64,10 @@ const RUNS: Spec[] = [
   { id: 'r4-other', ladder: FIVE, ladderRef: 'hpf', data: HASH_B, levels: [3, 3, 3, 3], createdAt: '' },
 ];
 
-const FIVE_A = 'openai:m · 5-level ladder (hpf) · data a1a1a1a1';
-const TWO_A = 'openai:m · 2-level ladder (two) · data a1a1a1a1';
-const FIVE_B = 'openai:m · 5-level ladder (hpf) · data b2b2b2b2';
+// both data are a file named boolq.jsonl (`dataLabels`): the hash prefix tells them apart
+const FIVE_A = 'openai:m · 5-level ladder (hpf) · data boolq.jsonl a1a1a1a1';
+const TWO_A = 'openai:m · 2-level ladder (two) · data boolq.jsonl a1a1a1a1';
+const FIVE_B = 'openai:m · 5-level ladder (hpf) · data boolq.jsonl b2b2b2b2';
 
 let dir: string;
 let db: string;
@@ -131,6 +132,57 @@ describe('runGroup / groupParts / latestPerGroup', () => {
   });
 });
 
+describe('readable data labels and model names (issue 29)', () => {
+  /** The group of a boolq run with data `source` (split, content hash, `--data` path as the fingerprint records them). */
+  const group = (data: { source: string; split?: string; contentHash?: string }, config: Record<string, Json> = {}) =>
+    runGroup({
+      dataset: 'boolq', model: 'openai:m', mode: 'manual', config, summary: { ladder: FIVE, hpiDataset: 1.71 },
+      fingerprint: { ...fingerprint({ id: 'x', ladder: FIVE, ladderRef: 'hpf', data: '', levels: [], createdAt: '' }), data: { dataset: 'boolq', source: data.source, split: data.split ?? null, contentHash: data.contentHash ?? null } },
+    });
+  const partsOf = (...gs: ReturnType<typeof runGroup>[]) => gs.map((g) => groupParts(gs).get(g.key));
+
+  it('a split the plugin ships is `split <name>`, a --data file its base name, never the plugin:path source', () => {
+    const split = group({ source: '@hpt-bench/hpt-datasets:./data/boolq-mini.jsonl', split: 'mini' });
+    const file = group({ source: '/home/u/evals/subset.jsonl', contentHash: HASH_A }, { data: '/home/u/evals/subset.jsonl' });
+    expect(partsOf(split, file)).toEqual([['split mini'], ['data subset.jsonl']]);
+    // a plugin file without a split: its base name
+    const own = group({ source: '@x/plugin:data/boolq.jsonl' });
+    expect(partsOf(split, own)).toEqual([['split mini'], ['data boolq.jsonl']]);
+    // the hub: the dataset and split, without the `hub:` prefix
+    const hub = group({ source: 'hub:google/boolq@validation', split: 'validation' });
+    expect(partsOf(split, hub)).toEqual([['split mini'], ['data hub google/boolq@validation']]);
+    // Windows paths are cut at the backslash
+    expect(group({ source: 'C:\\evals\\b.jsonl', contentHash: HASH_B }, { data: 'C:\\evals\\b.jsonl' }).dataName).toBe('b.jsonl');
+  });
+
+  it('keeps the labels distinct: two data of one base name add the content hash prefix (else the source)', () => {
+    const a = group({ source: '/a/boolq.jsonl', contentHash: HASH_A }, { data: '/a/boolq.jsonl' });
+    const b = group({ source: '/b/boolq.jsonl', contentHash: HASH_B }, { data: '/b/boolq.jsonl' });
+    expect(partsOf(a, b)).toEqual([['data boolq.jsonl a1a1a1a1'], ['data boolq.jsonl b2b2b2b2']]);
+    // the same content under two paths is the same data: one group, no data part
+    const a2 = group({ source: '/c/copy.jsonl', contentHash: HASH_A }, { data: '/c/copy.jsonl' });
+    expect(a2.key).toBe(a.key);
+    // two plugin files of one base name (no hash): their sources
+    const p1 = group({ source: '@x/one:data/q.jsonl' });
+    const p2 = group({ source: '@x/two:data/q.jsonl' });
+    expect(partsOf(p1, p2)).toEqual([['data q.jsonl @x/one:data/q.jsonl'], ['data q.jsonl @x/two:data/q.jsonl']]);
+    const labels = partsOf(a, b, p1, p2, group({ source: '@hpt-bench/hpt-datasets:./data/boolq-mini.jsonl', split: 'mini' }));
+    expect(new Set(labels.map((l) => JSON.stringify(l))).size).toBe(5);
+  });
+
+  it("labels a run by the evaluation file's model name (config.name): its own group, the name in the row label", () => {
+    const plain = group({ source: 's', split: 'mini' });
+    const named = group({ source: 's', split: 'mini' }, { name: 'llama3' });
+    expect(named.name).toBe('llama3');
+    expect(plain.name).toBeNull();
+    expect(named.key).not.toBe(plain.key);
+    // the key of a run without a name is the one recorded before names were
+    expect(JSON.parse(plain.key)).toHaveLength(10);
+    expect(modelLabel({ model: 'openai:llama3', name: 'llama3', mode: 'manual', compat: 'strict', groupParts: ['split mini'] })).toBe('llama3 · split mini');
+    expect(modelLabel({ model: 'openai:llama3', mode: 'manual', compat: 'strict' })).toBe('openai:llama3');
+  });
+});
+
 describe('hpt-bench report over runs of one model and dataset with different ladders and data', () => {
   it('md: the newest run per group, one labelled row per group in the runs table and HPT Table 1, the older run noted', async () => {
     const r = await runCli(['report', '--store', db, '--format', 'md', '--bootstrap', '50']);
@@ -152,7 +204,7 @@ describe('hpt-bench report over runs of one model and dataset with different lad
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout) as { runs: { runId: string; group: string; groupParts: string[]; groupLabel: string }[]; selectionNotes: string[] };
     expect(j.runs.map((x) => [x.runId, x.groupLabel])).toEqual([['r2-five', FIVE_A], ['r3-two', TWO_A], ['r4-other', FIVE_B]]);
-    expect(j.runs[1]!.groupParts).toEqual(['2-level ladder (two)', 'data a1a1a1a1']);
+    expect(j.runs[1]!.groupParts).toEqual(['2-level ladder (two)', 'data boolq.jsonl a1a1a1a1']);
     expect(new Set(j.runs.map((x) => x.group)).size).toBe(3);
     expect(j.selectionNotes).toHaveLength(1);
     expect(j.selectionNotes[0]).toContain('r1-old');

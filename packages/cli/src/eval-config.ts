@@ -90,8 +90,10 @@ export type FlagValues = Record<string, string | number | boolean | string[] | u
 
 /** One cell of the matrix: a model × dataset pair, its labels, and the flag values the file gives it. */
 export interface EvalCell {
-  /** the model's label: its `name`, else its id */
+  /** the model's label: its `name`, else its id (`<label>@<effort>` for a cell of a list of reasoning efforts) */
   model: string;
+  /** the model entry's `name`, when it has one (recorded as the run configuration's `name`: the run's label in reports) */
+  name?: string;
   /** the dataset's label: its `name`, else its id */
   dataset: string;
   /** flag values from the file (paths absolute), before command-line flags override them */
@@ -240,7 +242,7 @@ export function expandEvalFile(file: EvalFile, baseDir: string): EvalCell[] {
       put(values, 'threshold', d.threshold === undefined ? undefined : String(d.threshold));
       put(values, 'hpi-dataset', d.hpiDataset === undefined ? undefined : String(d.hpiDataset));
       put(values, 'reasoning-effort', effort);
-      cells.push({ model: effort === undefined ? modelLabel(m) : `${modelLabel(m)}@${effort}`, dataset: datasetLabel(d), values });
+      cells.push({ model: effort === undefined ? modelLabel(m) : `${modelLabel(m)}@${effort}`, ...(m.name !== undefined && m.name !== m.id ? { name: m.name } : {}), dataset: datasetLabel(d), values });
     }
   }
   return cells;

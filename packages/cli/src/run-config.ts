@@ -18,7 +18,8 @@ export interface RunLabels {
 
 /**
  * The runs a `run` (or `plan`) command line asks for: with `--config`, one per cell of the evaluation file (labelled
- * `<model> × <dataset>` by the file's names, `--out` templates filled in); else the one run of the flags (or of
+ * `<model> × <dataset>` by the file's names, `--out` templates filled in, a model entry's `name` recorded as the run
+ * configuration's `name`, which reports label the run by); else the one run of the flags (or of
  * `--resume`). `argv` is the raw command line (which flags were given explicitly matters for `--config`).
  * @returns the runs, each run's labels, and the store.
  * @throws HptError `E_CONFIG` as `runConfigOf` and `matrixCells` do.
@@ -29,7 +30,11 @@ export function evaluationRuns(flags: RunFlags, argv: readonly string[]): { runs
     return { runs: [run], labels: [{ model: run.config.model, dataset: run.config.dataset }], store: flags.store };
   }
   const { cells, flagsOf, store } = matrixCells(flags.config, flags, explicitRunFlags(argv));
-  const runs = cells.map((c) => ({ ...evaluationRunOf(flagsOf.get(c)!), label: `${c.model} × ${c.dataset}` }));
+  const runs = cells.map((c) => {
+    const run = evaluationRunOf(flagsOf.get(c)!);
+    // the model entry's `name` is the run's label in reports (recorded in its configuration, not part of its identity)
+    return { ...run, ...(c.name !== undefined ? { config: { ...run.config, name: c.name } } : {}), label: `${c.model} × ${c.dataset}` };
+  });
   return { runs, labels: cells.map((c) => ({ model: c.model, dataset: c.dataset })), store };
 }
 

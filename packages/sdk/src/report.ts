@@ -71,6 +71,11 @@ export interface ReportRun {
   /** the dataset id the run was made with (as declared by its plugin, e.g. `boolq`) */
   dataset: string;
   model: string;
+  /**
+   * the model's label when the run was made from an evaluation file whose model entry has a `name` (stored as the run
+   * configuration's `name`); tables and charts label the run by it instead of the model id
+   */
+  name?: string;
   /** `manual` (hpt.md §2.1) or `adaptive` (§2.3) */
   mode: string;
   compat: string;
@@ -138,6 +143,11 @@ export interface ReportColumn {
   label: string;
   ci?: boolean;
   digits?: number;
+  /**
+   * the column's cells are run ids: the HTML report shows each one short (`shortRunIds`) with the full id on hover
+   * (its `title`); Markdown, CSV, JSON and the text table keep the full id
+   */
+  runId?: boolean;
 }
 
 /** A cell: a number (full precision), a string, or null (no value: shown as `-`), with its interval if any. */

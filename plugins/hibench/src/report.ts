@@ -225,6 +225,8 @@ export class HibenchReportView implements ReportViewCode {
       const agg = leaderboardAggregate(r);
       for (const [dim, v] of Object.entries(agg?.dimensions ?? {})) if (agg && agg.n > 0) accDim.push({ series: label, group: dim, value: v * 100, lo: null, hi: null });
     }
+    // presets in difficulty order across scenarios (`PRESET_ORDER`), not in the order the runs first show them
+    presets.sort((a, b) => (PRESET_ORDER.indexOf(a) + 1 || 1e9) - (PRESET_ORDER.indexOf(b) + 1 || 1e9) || a.localeCompare(b));
     const dims = DIMENSIONS.filter((d) => byDim.some((x) => x.group === d) || accDim.some((x) => x.group === d));
     return [
       byPreset.length

@@ -10,15 +10,49 @@ import { dataDifferences, datasetLabel, formatThreshold, hazardCurve, levelTrans
 
 export { uniqueRunLabels };
 
-/** Shared look: system sans-serif fonts (nothing to download), no view border, readable axis labels. */
-const CONFIG = {
+/** Shared look: system sans-serif fonts (nothing to download), no view border, axis and legend labels never truncated. */
+export const CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   view: { stroke: null },
-  axis: { labelLimit: 420, labelFontSize: 11, titleFontSize: 12 },
-  legend: { labelLimit: 420, labelFontSize: 11, titleFontSize: 12 },
+  // no label is ever cut: run labels differ at their ends (the run id `uniqueRunLabels` appends, the group parts), and
+  // the headless renderer only estimates text widths (too wide), so a limit cuts labels that would fit
+  axis: { labelLimit: 0, labelFontSize: 11, titleFontSize: 12 },
+  legend: { labelLimit: 0, titleLimit: 0, labelFontSize: 11, titleFontSize: 12 },
   title: { fontSize: 14, anchor: 'start' as const },
   background: 'white',
 };
+
+/** The start of the warning Vega-Lite gives for every layered facet with independent scales (`groupedBars`). */
+const FACET_UNION_WARNING = 'Detected faceted independent scales that union domain';
+
+/**
+ * Vega-Lite's compile logger (warnings to the console, as its default) less `FACET_UNION_WARNING`: the grouped bars'
+ * layers (bars, interval rules) read one facet's data, so the domain union the warning announces is the right one.
+ */
+class CompileLogger implements vega.LoggerInterface {
+  private readonly base = vega.logger(vega.Warn);
+  level(l?: number): number | vega.LoggerInterface {
+    if (l === undefined) return this.base.level();
+    this.base.level(l);
+    return this;
+  }
+  error(...args: unknown[]): this {
+    this.base.error(...args);
+    return this;
+  }
+  warn(...args: unknown[]): this {
+    if (!(typeof args[0] === 'string' && args[0].startsWith(FACET_UNION_WARNING))) this.base.warn(...args);
+    return this;
+  }
+  info(...args: unknown[]): this {
+    this.base.info(...args);
+    return this;
+  }
+  debug(...args: unknown[]): this {
+    this.base.debug(...args);
+    return this;
+  }
+}
 
 /**
  * Render a Vega-Lite spec to an SVG string (compile -> parse -> headless View -> toSVG). The view is finalized after
@@ -27,7 +61,7 @@ const CONFIG = {
 export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   // the page heads each chart (h3), so the spec's own title is dropped
   const { title: _title, ...rest } = spec as TopLevelSpec & { title?: unknown };
-  const vgSpec = compile({ ...rest, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+  const vgSpec = compile({ ...rest, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec, { logger: new CompileLogger() }).spec;
   const view = new vega.View(vega.parse(vgSpec), { renderer: 'none' });
   try {
     return await view.toSVG();
@@ -210,19 +244,38 @@ export async function scatterChart(runs: readonly ReportRun[], views: ReportView
   return { id: 'scatter', title: 'Accuracy vs HPI', caption: `One point per run; bars: bootstrap 95% intervals of HPI (horizontal) and accuracy (vertical).${ladderNote(runs)}`, svg: await renderSvg(spec) };
 }
 
-function groupedBars(title: string, axisTitle: string, values: readonly ReportBar[], groups: string[], runOrder: string[], domain?: [number, number]): TopLevelSpec {
+/** Height of one bar's band in a grouped bar chart (`groupedBars`), px. */
+export const BAR_STEP = 18;
+
+/**
+ * A grouped bar chart (a view's `ReportChart.bars`): one small panel per group (a row facet headed by the group,
+ * in `groups` order), each with a bar per series that has a value in that group, labelled on its own y axis (series
+ * in `runOrder`; `resolve: { scale: { y: 'independent' } }`, so a group holds only its own series and a panel is as
+ * tall as its bars: `BAR_STEP` px each), and the intervals (`lo`..`hi`) as rules. The x scale is shared, so panels
+ * compare; colours follow the series (no legend: the axis names each bar).
+ */
+export function groupedBars(title: string, axisTitle: string, values: readonly ReportBar[], groups: string[], runOrder: string[], domain?: [number, number]): TopLevelSpec {
   const x = { field: 'value', type: 'quantitative', title: axisTitle, ...(domain ? { scale: { domain } } : {}) };
-  const y = { field: 'group', type: 'nominal', sort: groups, title: null };
-  const yOffset = { field: 'run', type: 'nominal', sort: runOrder };
+  const y = { field: 'run', type: 'nominal', sort: runOrder, title: null };
+  const order = [...groups, ...[...new Set(values.map((v) => v.group))].filter((g) => !groups.includes(g))];
   return {
     title,
     data: { values: values.map((v) => ({ run: v.series, group: v.group, value: v.value, lo: v.lo, hi: v.hi })) },
-    width: 520,
-    height: { step: Math.max(12, Math.min(22, 60 / Math.max(1, runOrder.length))) * Math.max(1, runOrder.length) },
-    layer: [
-      { mark: { type: 'bar' }, encoding: { y, yOffset, x, color: { field: 'run', type: 'nominal', title: 'run', sort: runOrder } } },
-      { transform: [{ filter: 'datum.lo != null' }], mark: { type: 'rule', color: '#333' }, encoding: { y, yOffset, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
-    ],
+    facet: {
+      // the group's name heads its panel (above its first bar, at the panel's left edge)
+      row: { field: 'group', type: 'nominal', sort: order, title: null, header: { labelAngle: 0, labelOrient: 'top', labelAnchor: 'start', labelAlign: 'left', labelFontSize: 12, labelFontWeight: 'bold', labelPadding: 3, labelLimit: 0 } },
+    },
+    spacing: 6,
+    resolve: { scale: { y: 'independent' } },
+    spec: {
+      width: 520,
+      height: { step: BAR_STEP },
+      layer: [
+        { mark: { type: 'bar' }, encoding: { y, x: { ...x, stack: null }, color: { field: 'run', type: 'nominal', sort: runOrder, legend: null } } },
+        // a bar without an interval has null lo / hi: its rule is left out (Vega-Lite filters invalid values)
+        { mark: { type: 'rule', color: '#333' }, encoding: { y, x: { field: 'lo', type: 'quantitative' }, x2: { field: 'hi' } } },
+      ],
+    },
   } as TopLevelSpec;
 }
 

@@ -6,7 +6,7 @@
  * turns into DOM nodes with text nodes only when a sample is opened, so the page stays a few MB for thousands of samples.
  */
 import type { AttemptRecord, Json, ReportData, ReportTable, RunStore, SampleResult } from '@hpt-bench/core';
-import { formatCell, reportTables, ReportViews } from '@hpt-bench/core';
+import { formatCell, reportTables, ReportViews, shortRunIds } from '@hpt-bench/core';
 import { gzipSync } from 'node:zlib';
 import { REPORT_STYLE } from './style.js';
 import { MAX_TRANSITION_PAIRS, reportCharts, transitionCharts, uniqueRunLabels, type Chart, type DifferentDataPair } from './charts.js';
@@ -46,8 +46,13 @@ function jsonText(v: Json | undefined): string {
   return typeof v === 'string' ? v : JSON.stringify(v, null, 1);
 }
 
-function tableHtml(t: ReportTable): string {
+/**
+ * One table as an HTML section (heading, layout source, table, notes). The cells of a `runId` column show the short
+ * run id (`shortRunIds` over the column) with the full id as the cell's `title` (shown on hover), on one line.
+ */
+export function tableHtml(t: ReportTable): string {
   const numeric = t.columns.map((_, j) => t.rows.some((r) => typeof r[j]?.value === 'number'));
+  const short = t.columns.map((c, j) => (c.runId ? shortRunIds(t.rows.map((r) => r[j]?.value).filter((v): v is string => typeof v === 'string')) : null));
   const head = t.columns.map((c, j) => `<th${numeric[j] ? ' class="num"' : ''}>${esc(c.label)}</th>`).join('');
   const body = t.rows
     .map(
@@ -55,6 +60,8 @@ function tableHtml(t: ReportTable): string {
         `<tr>${t.columns
           .map((c, j) => {
             const cell = r[j] ?? { value: null };
+            const id = short[j] && typeof cell.value === 'string' ? cell.value : null;
+            if (id !== null) return `<td class="runid" title="${esc(id)}">${esc(short[j]!.get(id) ?? id)}</td>`;
             const text = formatCell({ value: cell.value }, c);
             const ci = c.ci && cell.ci && cell.value !== null ? ` <span class="ci">[${esc(cell.ci[0].toFixed(c.digits ?? 3))}, ${esc(cell.ci[1].toFixed(c.digits ?? 3))}]</span>` : '';
             return `<td${numeric[j] ? ' class="num"' : ''}>${esc(text)}${ci}</td>`;

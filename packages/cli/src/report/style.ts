@@ -33,7 +33,8 @@ details.sample[open]>summary{border-bottom:1px solid var(--line)}
 details.sample>*:not(summary){margin-left:10px;margin-right:10px}
 .sid{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .q{color:var(--muted)}
-#table-runs td:not(.num),#table-usage td:not(.num){overflow-wrap:anywhere;min-width:6ch}
+#table-runs td:not(.num),#table-usage td:not(.num){overflow-wrap:break-word;min-width:6ch}
+td.runid{white-space:nowrap;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px;cursor:help}
 .rid{color:var(--muted);font-weight:normal;font-size:12px}
 .good{color:var(--good);font-weight:600}.bad{color:var(--bad);font-weight:600}
 .tag{display:inline-block;margin-left:6px;padding:0 6px;border-radius:8px;background:#e6ecf7;font-size:11px}

@@ -194,7 +194,8 @@ function usage(v: Json | undefined): ReportUsage | undefined {
 }
 
 /**
- * A completed run as a `ReportRun`: the summary's values plus bootstrap intervals over `units`.
+ * A completed run as a `ReportRun`: the summary's values plus bootstrap intervals over `units`; `name` is the model's
+ * label its configuration records (an evaluation file's model `name`), when it has one.
  * @throws HptError `E_STORE` when the run has no summary (it is not completed).
  */
 export function reportRun(run: RunRecord, units: readonly SampleUnit[], options: { resamples?: number; seed?: number } = {}): ReportRun {
@@ -208,6 +209,7 @@ export function reportRun(run: RunRecord, units: readonly SampleUnit[], options:
     runId: run.id,
     dataset: typeof s.dataset === 'string' ? s.dataset : run.dataset,
     model: typeof s.model === 'string' ? s.model : run.model,
+    ...(typeof run.config.name === 'string' && run.config.name !== '' ? { name: run.config.name } : {}),
     mode: typeof s.mode === 'string' ? s.mode : run.mode,
     compat: typeof s.compat === 'string' ? s.compat : String(run.config.compat ?? 'strict'),
     seed: num(s.seed),

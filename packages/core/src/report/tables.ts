@@ -45,6 +45,24 @@ export function uniqueRunLabels(runs: readonly ReportRun[], views: ReportViews =
   return new Map(runs.map((r) => [r.runId, (counts.get(runLabel(r, views)) ?? 0) > 1 ? `${runLabel(r, views)} (${r.runId})` : runLabel(r, views)]));
 }
 
+/**
+ * The short form of each run id (pure), by id, for tables that show run ids in little space (the HTML report's `runId`
+ * columns, with the full id on hover): a generated id (`20261127T160923-4d027f`: UTC time, `-`, random hex) becomes
+ * its random suffix (`4d027f`); another id of more than 12 characters its last 8 after `…`; a shorter id stays as it
+ * is. Ids whose short forms would collide (or equal another id) keep their full id, so the short forms stay distinct.
+ */
+export function shortRunIds(ids: Iterable<string>): Map<string, string> {
+  const unique = [...new Set(ids)];
+  const short = (id: string) => /^\d{8}T\d{6}Z?-[0-9a-z]+$/i.test(id) ? id.slice(id.lastIndexOf('-') + 1) : id.length > 12 ? `…${id.slice(-8)}` : id;
+  const count = new Map<string, number>();
+  for (const id of unique) count.set(short(id), (count.get(short(id)) ?? 0) + 1);
+  const all = new Set(unique);
+  return new Map(unique.map((id) => {
+    const s = short(id);
+    return [id, count.get(s)! > 1 || (s !== id && all.has(s)) ? id : s];
+  }));
+}
+
 const pct = (ci: Interval | null | undefined): Interval | null => (ci ? [ci[0] * 100, ci[1] * 100] : null);
 
 /**
@@ -280,13 +298,15 @@ export function runSummaryTables(data: ReportViewData, views: ReportViews): Repo
 
 /**
  * The runs overview: one row per run with n, HPI and accuracy (with intervals), level counts, calls, tokens, cost;
- * the Model cell carries the run's group parts (`model · 2-level ladder (two)`) when it has any. `extraNotes` (the
+ * the Run column holds the full run id (marked `runId`: the HTML report shows it short, `shortRunIds`); the Model
+ * cell is the model id, after the run's recorded `name` when it has one (`llama3 (openai:llama3)`), then the run's
+ * group parts (`model · 2-level ladder (two)`) when it has any. `extraNotes` (the
  * selection, fingerprint and data notes of `gatherReport`) follow the table's own note.
  */
 export function runsTable(runs: readonly ReportRun[], extraNotes: readonly string[] = []): ReportTable {
   const m = Math.max(0, ...runs.map((r) => r.ladder.length || Object.keys(r.levelCounts).filter((k) => k !== 'unsolved').length));
   const columns: ReportColumn[] = [
-    { label: 'Run' }, { label: 'Dataset' }, { label: 'Model' }, { label: 'Mode' }, { label: 'n' },
+    { label: 'Run', runId: true }, { label: 'Dataset' }, { label: 'Model' }, { label: 'Mode' }, { label: 'n' },
     { label: 'HPI', ci: true, digits: 3 }, { label: 'Acc %', ci: true, digits: 2 },
     ...Array.from({ length: m }, (_, i) => ({ label: `L${i + 1}` })), { label: 'Unsolved' },
     { label: 'Calls' }, { label: 'Prompt tokens' }, { label: 'Completion tokens' }, { label: 'Cost USD', digits: 4 },
@@ -294,7 +314,7 @@ export function runsTable(runs: readonly ReportRun[], extraNotes: readonly strin
   const rows = runs.map((r) => [
     { value: r.runId },
     { value: r.threshold !== undefined ? `${r.dataset} @${formatThreshold(r.threshold)}` : r.dataset },
-    { value: r.groupParts?.length ? `${r.model} · ${r.groupParts.join(' · ')}` : r.model },
+    { value: [r.name !== undefined ? `${r.name} (${r.model})` : r.model, ...(r.groupParts ?? [])].join(' · ') },
     { value: r.mode === 'adaptive' ? `adaptive${r.selector ? ` (${r.selector})` : ''}` : r.mode },
     { value: r.n },
     { value: r.hpi, ci: r.hpiCi95 },
@@ -339,7 +359,7 @@ export function usageTable(runs: readonly ReportRun[]): ReportTable {
     title: 'Calls, tokens and cost per level',
     notes: ['Cost: USD of uncached calls, when the run had --prices.', ...(reasoning ? ['Reasoning tokens are part of the completion tokens (and of the cost); truncated: calls whose reply ended inside a thinking block (no answer).'] : [])],
     columns: [
-      { label: 'Run' }, { label: 'Level' }, { label: 'Calls' }, { label: 'Cached' }, { label: 'Prompt tokens' }, { label: 'Completion tokens' },
+      { label: 'Run', runId: true }, { label: 'Level' }, { label: 'Calls' }, { label: 'Cached' }, { label: 'Prompt tokens' }, { label: 'Completion tokens' },
       ...(reasoning ? [{ label: 'Reasoning tokens' }, { label: 'Truncated while thinking' }] : []),
       { label: 'Cost USD', digits: 4 },
     ],

@@ -20,6 +20,11 @@ export interface RunConfig {
   /** evaluate at most this many samples (the first ones of the stream) */
   limit?: number;
   model: string;
+  /**
+   * the model's label (an evaluation file's model entry `name`, `run --config`): reports label the run by it instead
+   * of the model id. Display only: not part of the run's identity (`configHash`)
+   */
+  name?: string;
   /** model of the calls a strategy makes with purpose `knowledge`; default: the evaluated model (hpt.md §9 #11) */
   knowledgeModel?: string;
   /**
@@ -170,13 +175,13 @@ export function fromStoredConfig(stored: Record<string, Json>): RunConfig {
 }
 
 /** Configuration fields that do not change results, left out of the resume hash. */
-const NOT_IN_HASH = new Set(['concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox', 'batch', 'batchPollMs']);
+const NOT_IN_HASH = new Set(['name', 'concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox', 'batch', 'batchPollMs']);
 
 /**
  * The identity of a run's configuration (sha256 hex over the result-relevant fields: dataset, data, split, limit,
  * models, ladder, compat, seed, generation settings, filters, replicates, scorer options, HPI_Dataset, full ladder);
- * runs with the same hash may continue each other. Concurrency, cache, retries, timeouts, prices and
- * `--unsafe-sandbox` do not count. The model's endpoint(s) (`--base-url`) count only with `cacheKeyEndpoint`
+ * runs with the same hash may continue each other. Concurrency, cache, retries, timeouts, prices, the model's label
+ * (`name`) and `--unsafe-sandbox` do not count. The model's endpoint(s) (`--base-url`) count only with `cacheKeyEndpoint`
  * (`--cache-key-endpoint`: endpoints serving different weights under one name; one URL is then hashed exactly as before
  * the option existed, a list sorted): by default the model name identifies the model, as in the cache key, so a run
  * resumed with another set of replicas continues the same run. When `config.dataHash` is set (the content of `--data`, see `dataFingerprint`), it

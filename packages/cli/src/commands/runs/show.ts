@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HptError, parseFingerprint, RunStore, type Json, type RunFingerprint, storeExists, storeLabel } from '@hpt-bench/core';
 import { HptCommand, TerminalTable } from '../../base.js';
-import { type RunListing, workerListing } from '../runs.js';
+import { ladderCell, ladderListing, type RunListing, workerListing } from '../runs.js';
 import { storeFlag } from '../../store-flag.js';
 
 /** One run as `hpt-bench runs show --json` prints it: its `runs --json` listing plus its mode, figures, batches and fingerprint. */
@@ -44,7 +44,7 @@ export default class RunsShow extends HptCommand {
       const s = (r.summary ?? {}) as Record<string, Json>;
       const num = (v: Json | undefined) => (typeof v === 'number' ? v : null);
       details = {
-        runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, mode: r.mode,
+        runId: r.id, status: r.status, createdAt: r.createdAt, updatedAt: r.updatedAt, dataset: r.dataset, model: r.model, mode: r.mode, ...ladderListing(r),
         done: c.done, errored: c.errored, hpi: num(s.hpi), accuracy: num(s.accuracy), n: num(s.n), error: r.error, fingerprint: parseFingerprint(r.fingerprint),
         workers: store.listWorkers(r.id).map(workerListing),
         batches: store.batchesOfRun(r.id).map((b) => ({ id: b.id, round: b.round, model: b.model, state: b.state, requests: b.customIds.length, submittedAt: b.submittedAt, finishedAt: b.finishedAt })),
@@ -69,7 +69,7 @@ function cell(v: Json | undefined): string {
 /** The run's state and figures, then its fingerprint (plugins, prompts and settings), as aligned tables. */
 export function renderRunDetails(d: RunDetails): string {
   const state = new TerminalTable({ head: ['run', d.runId] });
-  state.push(['status', d.status], ['dataset', d.dataset], ['model', d.model], ['mode', d.mode], ['created', d.createdAt], ['updated', d.updatedAt]);
+  state.push(['status', d.status], ['dataset', d.dataset], ['model', d.model], ['mode', d.mode], ['ladder', ladderCell(d)], ['created', d.createdAt], ['updated', d.updatedAt]);
   state.push(['samples done / errored', `${d.done} / ${d.errored}`]);
   if (d.hpi !== null) state.push(['HPI (lower is better)', d.hpi.toFixed(3)]);
   if (d.accuracy !== null) state.push(['accuracy', `${(100 * d.accuracy).toFixed(2)}%`]);
