@@ -112,6 +112,8 @@ describe('hpt-bench view API', () => {
     const runs = body.tables.find((t: { id: string }) => t.id === 'runs');
     expect(runs.rows).toHaveLength(1);
     expect(runs.rows[0].some((c: { ci?: string }) => typeof c.ci === 'string')).toBe(true);
+    // the Run cell: the short id (the suffix after the timestamp), the full id on hover
+    expect(runs.rows[0][0]).toEqual({ text: hostile.slice(hostile.lastIndexOf('-') + 1), title: hostile });
   });
 
   it('pages a run\'s samples and filters them by outcome and id', async () => {

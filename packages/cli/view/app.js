@@ -150,7 +150,7 @@ function ReportTableView({ t }) {
     ${t.source ? html`<p class="source">Layout: ${t.source}</p>` : null}
     <div class="scroll"><table>
       <thead><tr>${t.columns.map((c) => html`<th class=${c.numeric ? 'num' : ''}>${c.label}</th>`)}</tr></thead>
-      <tbody>${t.rows.map((r) => html`<tr>${r.map((cell, j) => html`<td class=${t.columns[j]?.numeric ? 'num' : ''}>${cell.text}${cell.ci ? html` <span class="ci">${cell.ci}</span>` : null}</td>`)}</tr>`)}</tbody>
+      <tbody>${t.rows.map((r) => html`<tr>${r.map((cell, j) => html`<td class=${t.columns[j]?.numeric ? 'num' : ''} title=${cell.title}>${cell.text}${cell.ci ? html` <span class="ci">${cell.ci}</span>` : null}</td>`)}</tr>`)}</tbody>
     </table></div>
     ${t.notes.map((n) => html`<p class="note">${n}</p>`)}
   </section>`;

@@ -4,7 +4,7 @@
  * one), pages of a run's samples, one sample's ladder trace, and the paired comparison of two runs. Every function
  * here only reads the store (opened with `readonly: true`); stored text is returned as JSON strings, never as markup.
  */
-import { compareRuns, formatCell, gatherReport, HptError, isHptError, type Json, reportTables, ReportViews, type ReportTable, type RunRecord, type RunStore, type SampleResult, type SamplePageOptions, type SamplePageRow, type CompareResult } from '@hpt-bench/core';
+import { compareRuns, formatCell, shortRunIds, gatherReport, HptError, isHptError, type Json, reportTables, ReportViews, type ReportTable, type RunRecord, type RunStore, type SampleResult, type SamplePageOptions, type SamplePageRow, type CompareResult } from '@hpt-bench/core';
 
 /** One run in the runs list (`GET /api/runs`). `hpi` / `accuracy`: the summary's, for completed runs, else so far. */
 export interface RunListItem {
@@ -146,12 +146,17 @@ export interface ViewTable {
   source?: string;
   notes: string[];
   columns: { label: string; numeric: boolean }[];
-  /** each cell's text, and its 95% interval as text when the column carries one */
-  rows: { text: string; ci?: string }[][];
+  /**
+   * each cell's text, and its 95% interval as text when the column carries one; in run-id columns (`ReportColumn.runId`)
+   * the text is the short id (`shortRunIds`) and `title` the full one
+   */
+  rows: { text: string; ci?: string; title?: string }[][];
 }
 
 /** `table` with formatted cells (`ViewTable`). */
 export function viewTable(t: ReportTable): ViewTable {
+  const ids = t.columns.flatMap((c, j) => (c.runId ? t.rows.map((r) => r[j]?.value).filter((v): v is string => typeof v === 'string') : []));
+  const short = shortRunIds(ids);
   return {
     id: t.id,
     title: t.title,
@@ -162,6 +167,7 @@ export function viewTable(t: ReportTable): ViewTable {
       t.columns.map((c, j) => {
         const cell = r[j] ?? { value: null };
         const d = c.digits ?? 3;
+        if (c.runId && typeof cell.value === 'string') return { text: short.get(cell.value) ?? cell.value, title: cell.value };
         return { text: formatCell({ value: cell.value }, c), ...(c.ci && cell.ci && cell.value !== null ? { ci: `[${cell.ci[0].toFixed(d)}, ${cell.ci[1].toFixed(d)}]` } : {}) };
       }),
     ),
