@@ -139,6 +139,10 @@ describe.skipIf(!existsSync(CHROMIUM))('hpt-bench view in Chromium', () => {
     expect(await page.textContent('#hpi-diff')).toBe(api.hpiDiff.toFixed(3));
     expect(await page.textContent('#compare h2')).toContain(`${api.paired} paired`);
     expect(await page.locator('#compare-tests tbody tr').count()).toBe(3);
+    // the transition table is a heatmap: cells with samples are shaded (through the DOM's style, under the CSP)
+    const shades = await page.$$eval('#compare-transitions td.heat', (tds) => tds.map((td) => [td.textContent, getComputedStyle(td).backgroundColor]));
+    expect(shades.length).toBeGreaterThan(0);
+    for (const [n, bg] of shades) expect(bg === 'rgba(0, 0, 0, 0)', `cell ${n}: ${bg}`).toBe(n === '0');
     // a deep link to a sample by id resolves to its index
     await page.goto(`${view.url}#/run/${ids.random}/sid/3`);
     await page.waitForSelector('#sample[data-sample="3"]');

@@ -342,6 +342,14 @@ function SampleList({ title, list, a, b, id }) {
   </table></div>${list.length > 500 ? html`<p class="note">The first 500 of ${list.length}.</p>` : null}`}</section>`;
 }
 
+/**
+ * A transition cell's shade, as the static report's heatmap: the larger the count, the darker (set through the DOM's
+ * style object, which the page's Content-Security-Policy allows; no inline style markup).
+ */
+function heat(n, max) {
+  return n ? { backgroundColor: `rgba(37, 99, 235, ${(0.1 + 0.6 * (n / max)).toFixed(3)})` } : {};
+}
+
 function CompareView({ a, b, force }) {
   const { data, error } = useJson(`/api/compare/${enc(a)}/${enc(b)}${force ? '?force=1' : ''}`);
   const crumbs = html`<div class="crumbs"><a href="#/">Runs</a> › compare <a class="sid" href=${runHref(a)}>${a}</a> with <a class="sid" href=${runHref(b)}>${b}</a></div>`;
@@ -350,6 +358,7 @@ function CompareView({ a, b, force }) {
   const t = data.tests;
   const tr = data.transitions;
   const mc = t.accuracy.mcnemar;
+  const maxCount = Math.max(1, ...tr.counts.flat());
   return html`${crumbs}<section id="compare">
     <h2>A − B on ${data.paired} paired sample(s)</h2>
     <div class="scroll"><table id="compare-sides"><thead><tr><th></th><th>run</th><th>model</th><th>dataset</th><th class="num">HPI (paired)</th><th class="num">accuracy (paired)</th><th class="num">samples</th></tr></thead><tbody>
@@ -363,9 +372,9 @@ function CompareView({ a, b, force }) {
       <tr><td>accuracy</td><td>McNemar (exact)</td><td class="num">${mc ? `${mc.b} vs ${mc.c}` : '-'}</td><td class="num">${mc ? fmt(mc.p, 4) : '-'}</td><td class="num">${mc ? fmt(mc.pHolm, 4) : '-'}</td><td>${mc ? `b: solved by A only, c: by B only` : t.accuracy.mcnemarNote ?? ''}</td></tr>
       <tr><td>accuracy</td><td>sign-flip permutation</td><td class="num">${fmt(t.accuracy.permutation.meanDiff)}</td><td class="num">${fmt(t.accuracy.permutation.p, 4)}</td><td class="num">${fmt(t.accuracy.permutation.pHolm, 4)}</td><td>${t.samples} sample(s), ${t.units} unit(s)</td></tr>
     </tbody></table></div>
-    <h3>Level transitions (rows: A, columns: B)</h3>
+    <h3>Level transitions (rows: A, columns: B; darker: more samples)</h3>
     <div class="scroll"><table id="compare-transitions"><thead><tr><th>A \\ B</th>${tr.columns.map((c) => html`<th class="num">${c}</th>`)}</tr></thead>
-      <tbody>${tr.rows.map((row, i) => html`<tr><th>${row}</th>${tr.counts[i].map((n) => html`<td class="num">${n}</td>`)}</tr>`)}</tbody></table></div>
+      <tbody>${tr.rows.map((row, i) => html`<tr><th>${row}</th>${tr.counts[i].map((n) => html`<td class="num heat" style=${heat(n, maxCount)}>${n}</td>`)}</tr>`)}</tbody></table></div>
     <p class="note">fixed ${tr.totals.fixed} · broken ${tr.totals.broken} · improved ${tr.totals.improved} · worse ${tr.totals.worse} · same level ${tr.totals.sameLevel} · both unsolved ${tr.totals.bothUnsolved}</p>
     <${SampleList} id="compare-fixed" title="Fixed: B solves, A does not" list=${data.fixed} a=${a} b=${b} />
     <${SampleList} id="compare-broken" title="Broken: A solves, B does not" list=${data.broken} a=${a} b=${b} />
