@@ -179,6 +179,28 @@ describe('report: ladder diagnostics of a full-ladder run', () => {
     expect(Number(t2[1]![2])).toBeCloseTo(hp.reduce((s, x) => s + x, 0) / N, 12);
   });
 
+  it('report --format json carries the diagnostics, the subset ladder and the paired tests at full precision', async () => {
+    const r = await runCli(['report', full.runId, early.runId, '--store', store, '--format', 'json', '--ladder', 'L1,L3,L5']);
+    ok(r);
+    const j = JSON.parse(r.stdout) as {
+      ladderDiagnostics: { runId: string; perLevelAccuracy: { accuracy: number }[]; earlyExitHpi: number; subLadder: { hpi: number; accuracy: number } }[];
+      pairedTests: { a: string; b: string; hpiDiff: number; tests: { hpi: { permutation: { p: number } } } }[];
+    };
+    expect(j.ladderDiagnostics.map((d) => d.runId)).toEqual([full.runId]);
+    const v = verdicts(full.runId);
+    expect(j.ladderDiagnostics[0]!.perLevelAccuracy.map((a) => a.accuracy)).toEqual([0, 1, 2, 3, 4].map((k) => expect.closeTo(v.filter((x) => x[k]).length / N, 12)));
+    expect(j.ladderDiagnostics[0]!.earlyExitHpi).toBeCloseTo(early.hpi, 12);
+    expect(j.ladderDiagnostics[0]!.subLadder.hpi).toBeCloseTo(three.hpi, 12);
+    expect(j.ladderDiagnostics[0]!.subLadder.accuracy).toBeCloseTo(three.accuracy, 12);
+    // the two runs answer alike: a paired difference of 0 and p = 1
+    expect(j.pairedTests).toHaveLength(1);
+    expect(j.pairedTests[0]!.hpiDiff).toBe(0);
+    expect(j.pairedTests[0]!.tests.hpi.permutation.p).toBe(1);
+    const bad = await runCli(['report', early.runId, '--store', store, '--format', 'json', '--ladder', 'L1,L3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('needs runs made with --full-ladder');
+  });
+
   it('--ladder without a full-ladder run, or with a level beyond the ladder, is a clear error', async () => {
     const r = await runCli(['report', early.runId, '--store', store, '--format', 'md', '--ladder', 'L1,L3']);
     expect(r.code).toBe(2);

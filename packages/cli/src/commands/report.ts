@@ -60,7 +60,7 @@ export default class Report extends HptCommand {
     try {
       const data = gatherReport(store, storeLabel(flags.store), { runIds, latest: flags.latest, all: flags.all, resamples: flags.bootstrap, seed: flags.seed });
       const ladder = flags.ladder ? parseLadderSpec(flags.ladder) : undefined;
-      if (format === 'json') text = `${JSON.stringify(reportToJson(data))}\n`;
+      if (format === 'json') text = `${JSON.stringify(reportToJson(data, ladder ? { ladder } : {}))}\n`;
       else if (format === 'html') text = await renderHtmlReport(data, store, { traceLimit: flags['trace-limit'], ...(views ? { views } : {}), ...(ladder ? { ladder } : {}) });
       else {
         const tables = pickTables(reportTables(data, views, ladder ? { ladder } : {}), flags.table);

@@ -12,7 +12,8 @@ import { ReportViews, type LoadedReportView } from './views.js';
 import { modelLabel } from './groups.js';
 import { pairedTestsTable, reportComparisons } from './paired-table.js';
 import { ladderTables, sensitivityTables, subLadderTable } from './ladder-tables.js';
-import type { LadderData } from '../stats/ladder.js';
+import { earlyExitHpi, hazardCurve, type HazardStep, type LadderData, type LevelAccuracy, orderViolations, type OrderViolations, perLevelAccuracy, tauLevelVsAccuracy } from '../stats/ladder.js';
+import type { CompareResult } from './compare.js';
 import { dataDifferences } from '../run/fingerprint.js';
 
 /** The table shapes live in the SDK (code report views build them); re-exported here for host code. */
@@ -500,12 +501,47 @@ export function tablesToCsv(tables: readonly ReportTable[]): string {
   return tables.map((t) => `# ${t.id}: ${t.title}\r\n${tableToCsv(t)}`).join('\r\n');
 }
 
+/** The statistics of the JSON report (issue 28): what the md/csv/html tables show, at full precision. */
+export interface ReportJsonStatistics {
+  /** the paired comparisons of runs on the same data (`reportComparisons`: A before B, Holm across them) */
+  pairedTests: { a: string; b: string; dataset: string; paired: number; hpiDiff: number; hpiDiffCi95: Interval | null; accuracyDiff: number; accuracyDiffCi95: Interval | null; tests: CompareResult['tests'] }[];
+  /** per full-ladder run: per-level accuracy, order violations, τ-b of level vs accuracy, the early-exit HPI, the hazard */
+  ladderDiagnostics: { runId: string; perLevelAccuracy: LevelAccuracy[]; orderViolations: OrderViolations; tau: number | null; earlyExitHpi: number; hazard: HazardStep[]; subLadder?: { ladder: number[]; hpi: number; accuracy: number; unsolved: number } }[];
+}
+
 /**
- * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes, selectionNotes, dataNotes }` (sample
- * units are not included; each run carries `group`, `groupParts`, `groupLabel`; the notes: see `ReportData`, `[]` when
- * none).
+ * The JSON report (`--format json`): `{ store, runs, bootstrap, fingerprintNotes, selectionNotes, dataNotes,
+ * pairedTests, ladderDiagnostics }` (sample units are not included; each run carries `group`, `groupParts`,
+ * `groupLabel`; the notes: see `ReportData`, `[]` when none). `pairedTests` and `ladderDiagnostics` are present when
+ * the data has its units (and, for the diagnostics, full-ladder verdicts); `options.ladder` adds each full-ladder run's
+ * `subLadder` (`report --ladder`).
  */
-export function reportToJson(data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes'>): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[]; selectionNotes: string[]; dataNotes: string[] } {
-  return { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [], selectionNotes: data.selectionNotes ?? [], dataNotes: data.dataNotes ?? [] };
+export function reportToJson(
+  data: Pick<ReportData, 'runs' | 'bootstrap' | 'store' | 'fingerprintNotes' | 'selectionNotes' | 'dataNotes'> & Partial<Pick<ReportData, 'units' | 'dataIdentities' | 'ladderVerdicts'>>,
+  options: ReportTableOptions = {},
+): { store: string; runs: ReportRun[]; bootstrap: ReportData['bootstrap']; fingerprintNotes: string[]; selectionNotes: string[]; dataNotes: string[] } & Partial<ReportJsonStatistics> {
+  const out = { store: data.store, runs: data.runs, bootstrap: data.bootstrap, fingerprintNotes: data.fingerprintNotes ?? [], selectionNotes: data.selectionNotes ?? [], dataNotes: data.dataNotes ?? [] };
+  if (!data.units) return out;
+  const comparisons = reportComparisons({ runs: data.runs, units: data.units, bootstrap: data.bootstrap, ...(data.dataIdentities ? { dataIdentities: data.dataIdentities } : {}) }, { permutations: data.bootstrap.resamples });
+  const pairedTests = comparisons.map(({ a, b, dataset, result: r }) => ({ a, b, dataset, paired: r.paired, hpiDiff: r.hpiDiff, hpiDiffCi95: r.hpiDiffCi95, accuracyDiff: r.accuracyDiff, accuracyDiffCi95: r.accuracyDiffCi95, tests: r.tests }));
+  const verdicts = data.ladderVerdicts ?? new Map<string, LadderData>();
+  // the errors of `report --ladder` as in the tables: no full-ladder run, a level beyond a run's ladder
+  if (options.ladder) subLadderTable(data.runs, verdicts, options.ladder, new Map(), data.bootstrap);
+  const ladderDiagnostics = data.runs
+    .filter((r) => verdicts.has(r.runId))
+    .map((r) => {
+      const d = verdicts.get(r.runId)!;
+      const sub = options.ladder ? earlyExitHpi(d, { ladder: options.ladder }) : undefined;
+      return {
+        runId: r.runId,
+        perLevelAccuracy: perLevelAccuracy(d),
+        orderViolations: orderViolations(d),
+        tau: tauLevelVsAccuracy(d).tau,
+        earlyExitHpi: earlyExitHpi(d).hpi,
+        hazard: hazardCurve(d),
+        ...(sub ? { subLadder: { ladder: [...options.ladder!], hpi: sub.hpi, accuracy: sub.accuracy, unsolved: sub.unsolved } } : {}),
+      };
+    });
+  return { ...out, pairedTests, ladderDiagnostics };
 }
 
