@@ -195,6 +195,27 @@ describe('hpt-bench view API', () => {
     expect((await get(`/api/compare/${oracle}/nope`)).status).toBe(404);
   });
 
+  it('knows a run\'s total from the run itself (samplesTotal, counted before it started), with no other run to go by', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'hpt-view-total-'));
+    try {
+      const path = join(d, 'one.db');
+      const r = await runCli(['run', '--dataset', 'boolq', '--split', 'mini', '--model', 'baseline:random', '--replicates', '2', '--store', path, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const id = (JSON.parse(r.stdout) as { runId: string }).runId;
+      const one = new RunStore(path, { readonly: true });
+      try {
+        expect(one.getRun(id)!.config.samplesTotal).toBe(16);
+        const server = createViewServer({ store: one, label: path });
+        const progress = (await (await server.app.request(`http://127.0.0.1/api/runs/${id}/progress`, { headers: { host: '127.0.0.1' } })).json()) as { total: number; done: number };
+        expect(progress).toMatchObject({ total: 16, done: 16 });
+      } finally {
+        one.close();
+      }
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+
   it('streams a finished run\'s progress and ends the stream', async () => {
     const r = await fetch(new URL(`/api/runs/${oracle}/events`, view.url));
     expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);

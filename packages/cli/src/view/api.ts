@@ -92,11 +92,13 @@ export interface RunProgress {
 }
 
 /**
- * The number of samples a run will hold, as far as the store tells (it does not record the total): the fingerprint's
- * `limit` times its `replicates`, else the sample rows of the newest completed run of the same dataset, split and
- * source; null when neither is known.
+ * The number of samples a run will hold: `samplesTotal` of its stored configuration (counted when it started); for runs
+ * made before that was recorded, the fingerprint's `limit` times its `replicates`, else the sample rows of the newest
+ * completed run of the same dataset, split and source; null when none is known.
  */
 export function expectedTotal(store: RunStore, run: RunRecord): number | null {
+  // recorded when the run started (runs made since it is recorded)
+  if (typeof run.config.samplesTotal === 'number') return run.config.samplesTotal;
   const fp = run.fingerprint ?? {};
   const replicates = typeof fp.replicates === 'number' && fp.replicates > 0 ? fp.replicates : 1;
   if (typeof fp.limit === 'number' && fp.limit > 0) return fp.limit * replicates;

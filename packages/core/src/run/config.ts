@@ -148,7 +148,8 @@ export function checkRunConfig(config: RunConfig): void {
 
 /**
  * The configuration as stored with its run (`runs.config`): without prices, with credential-free base URLs, with the
- * ladder's strategy ids as `ladderLevels`, and `replicates` under its stored name `samples`.
+ * ladder's strategy ids as `ladderLevels`, and `replicates` under its stored name `samples`. (`executeRun` adds
+ * `samplesTotal`, the samples × replicates the run will have, counted before it starts.)
  */
 export function toStoredConfig(config: RunConfig, ladderLevels: string[]): Record<string, Json> {
   const { replicates, ...rest } = config;

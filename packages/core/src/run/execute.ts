@@ -114,7 +114,6 @@ function incompleteReason(runId: string, errored: number, total: number, firstEr
 export async function executeRun(prepared: PreparedRun, session: RunSession, hooks: RunHooks, runId = newRunId(), plan: RunPlan = {}): Promise<RunSummary> {
   const dataHash = prepared.config.data ? await dataFingerprint(prepared.config.data) : undefined;
   const config: RunConfig = { ...prepared.config, ...(dataHash ? { dataHash } : {}) };
-  const storedConfig = toStoredConfig(config, prepared.ladderIds);
   const store = session.store;
   const owner = currentOwner();
   let skipped = 0;
@@ -139,6 +138,8 @@ export async function executeRun(prepared: PreparedRun, session: RunSession, hoo
   // the rest of the data is read once before the run exists, so a bad record N fails here too (issue #25); the
   // count is the progress total
   const streamedTotal = await countSamples(prepared, config);
+  // stored with the run (not hashed): how many samples it will have, for progress read from the store (`hpt-bench view`)
+  const storedConfig = { ...toStoredConfig(config, prepared.ladderIds), samplesTotal: streamedTotal };
   // a reasoning setting the endpoint refuses fails here, with one line, before the first sample (issue #24)
   await probeReasoningSettings(prepared.model, config.generation);
   const version = session.hptBenchVersion;
