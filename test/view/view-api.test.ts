@@ -116,6 +116,21 @@ describe('hpt-bench view API', () => {
     expect(runs.rows[0][0]).toEqual({ text: hostile.slice(hostile.lastIndexOf('-') + 1), title: hostile });
   });
 
+  it('lists a completed run\'s charts and serves each as SVG; a running or unknown run has none', async () => {
+    const { status, body } = await get(`/api/runs/${random}/charts`);
+    expect(status).toBe(200);
+    const ids = body.charts.map((c: { id: string }) => c.id);
+    expect(ids).toContain('levels');
+    const levels = body.charts.find((c: { id: string }) => c.id === 'levels');
+    const svg = await fetch(new URL(levels.src, view.url));
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    const text = await svg.text();
+    expect(text.startsWith('<svg')).toBe(true);
+    expect(text).not.toMatch(/<script/i);
+    expect((await fetch(new URL(`/api/runs/${random}/charts/nope.svg`, view.url))).status).toBe(404);
+    expect((await get('/api/runs/no-such-run/charts')).status).toBe(404);
+  });
+
   it('pages a run\'s samples and filters them by outcome and id', async () => {
     const all = (await get(`/api/runs/${random}/samples?limit=500`)).body;
     expect(all.total).toBe(8);

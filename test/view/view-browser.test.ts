@@ -106,6 +106,11 @@ describe.skipIf(!existsSync(CHROMIUM))('hpt-bench view in Chromium', () => {
     // the outcome filter of the sample browser
     await page.goto(`${view.url}#/run/${ids.random}`);
     await page.waitForSelector('#samples tbody tr');
+    // the run's charts, as the static report draws them, shown as images the page loaded
+    await page.waitForSelector('#run-charts img');
+    const charts = await page.$$eval('#run-charts figure', (fs) => fs.map((f) => [f.getAttribute('data-chart'), (f.querySelector('img') as HTMLImageElement).naturalWidth]));
+    expect(charts.map(([c]) => c)).toContain('levels');
+    await page.waitForFunction(() => [...document.querySelectorAll('#run-charts img')].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
     await page.selectOption('select[name=outcome]', 'unsolved');
     await page.waitForFunction(() => /of \d+$|no sample/.test(document.querySelector('#samples-range')?.textContent ?? '') && !/of 8$/.test(document.querySelector('#samples-range')?.textContent ?? ''));
   });

@@ -227,6 +227,17 @@ function SamplesBrowser({ id, tick }) {
   </section>`;
 }
 
+/** A completed run's charts, as the static report draws them: SVG served by the viewer, shown as images. */
+function RunCharts({ id, tick }) {
+  const { data, error } = useJson(`/api/runs/${enc(id)}/charts`, tick);
+  if (error) return html`<${ErrorNote} error=${error} />`;
+  if (!data || data.runId !== id) return html`<${Loading} />`;
+  if (!data.charts.length) return null;
+  return html`<h2>Charts</h2><div class="charts" id="run-charts">${data.charts.map(
+    (c) => html`<figure class="chart" data-chart=${c.id}><h3>${c.title}</h3><img src=${c.src} alt=${c.title} /><figcaption class="note">${c.caption}</figcaption></figure>`,
+  )}</div>`;
+}
+
 function RunPage({ id }) {
   const [tick, setTick] = useState(0);
   const { data, error } = useJson(`/api/runs/${enc(id)}`, tick);
@@ -249,6 +260,7 @@ function RunPage({ id }) {
     ${data.tablesError ? html`<p class="note" id="tables-note">${data.tablesError}</p>` : null}
     ${data.tables.map((t) => html`<${ReportTableView} t=${t} />`)}
     ${data.tables.length === 0 ? html`<h3>Calls and tokens per level (so far)</h3><${UsageTable} usage=${data.usage} />` : null}
+    ${r.status === 'completed' ? html`<${RunCharts} id=${r.id} tick=${tick} />` : null}
     <${SamplesBrowser} id=${r.id} tick=${tick} />
   </section>`;
 }

@@ -11,6 +11,8 @@
  *   `GET /vendor/preact.mjs`, `/vendor/hooks.mjs`, `/vendor/htm.mjs`;
  * - `GET /api/runs?model=&dataset=&ladder=&status=` → `RunsListing`;
  * - `GET /api/runs/:id` → `RunPage`; `GET /api/runs/:id/progress` → `RunProgress`;
+ * - `GET /api/runs/:id/charts` → `{ runId, charts: [{ id, title, caption, src }] }` (a completed run's report charts;
+ *   `[]` before it completes), `GET /api/runs/:id/charts/:chart.svg` → the SVG (shown as an image);
  * - `GET /api/runs/:id/samples?offset=&limit=&outcome=solved|unsolved|errored&q=&sampleId=` → `SamplesPage`;
  * - `GET /api/runs/:id/samples/:index` → `SampleDetail`;
  * - `GET /api/compare/:a/:b?force=1` → `CompareResult`;
@@ -26,7 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { HptError, type ReportViews, type RunStore } from '@hpt-bench/core';
+import { gatherReport, HptError, ReportViews, type RunStore } from '@hpt-bench/core';
+import { type Chart, reportCharts } from '../report/charts.js';
 import { REPORT_STYLE } from '../report/style.js';
 import { compare, errorStatus, expectedTotal, listRuns, requireRun, runPage, runProgress, sampleDetail, samplesPage, type RunFilters } from './api.js';
 
@@ -117,6 +120,7 @@ export function createViewServer(options: ViewServerOptions): ViewServer {
   const vendor = vendorFiles();
   const pages = new Memo<ReturnType<typeof runPage>>(32);
   const comparisons = new Memo<ReturnType<typeof compare>>(32);
+  const charts = new Memo<Promise<Chart[]>>(16);
   /** the open event streams, ended by `close` */
   const streams = new Set<{ abort(): void }>();
   let closing = false;
@@ -167,6 +171,31 @@ export function createViewServer(options: ViewServerOptions): ViewServer {
       return r.status === 'completed' ? pages.get(`${id}\0${r.updatedAt}`, () => runPage(store, label, id, { views: options.views, ...settings })) : runPage(store, label, id, { views: options.views, ...settings });
     }),
   );
+  // a completed run's charts, as `hpt-bench report` draws them: the list, then each as an SVG image (an <img> runs no
+  // script, whatever the SVG held)
+  const runCharts = (id: string): Promise<Chart[]> => {
+    const r = requireRun(store, id);
+    if (r.status !== 'completed') return Promise.resolve([]);
+    return charts.get(`${id}\0${r.updatedAt}`, () => reportCharts(gatherReport(store, label, { runIds: [id], ...settings }), options.views ?? ReportViews.none));
+  };
+  app.get('/api/runs/:id/charts', async (c) => {
+    try {
+      const id = c.req.param('id');
+      return c.json({ runId: id, charts: (await runCharts(id)).filter((x) => x.svg).map((x) => ({ id: x.id, title: x.title, caption: x.caption, src: `/api/runs/${encodeURIComponent(id)}/charts/${encodeURIComponent(x.id)}.svg` })) });
+    } catch (e) {
+      return c.json({ error: (e as Error).message }, errorStatus(e));
+    }
+  });
+  app.get('/api/runs/:id/charts/:file', async (c) => {
+    try {
+      const chartId = c.req.param('file').replace(/\.svg$/, '');
+      const chart = (await runCharts(c.req.param('id'))).find((x) => x.id === chartId && x.svg);
+      if (!chart) return c.json({ error: `no chart ${chartId} of run ${c.req.param('id')}` }, 404);
+      return c.body(chart.svg!, 200, { 'Content-Type': 'image/svg+xml; charset=utf-8' });
+    } catch (e) {
+      return c.json({ error: (e as Error).message }, errorStatus(e));
+    }
+  });
   app.get('/api/runs/:id/progress', (c) => json(c, () => runProgress(store, c.req.param('id'))));
   app.get('/api/runs/:id/samples', (c) =>
     json(c, () => {
