@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunStore, type RunPlanEstimate, type SampleResult } from '@hpt-bench/core';
 import { runCli } from '../helpers/cli.js';
+import { boolqGradedLevel } from '../helpers/boolq-levels.js';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hpt-full-ladder-'));
@@ -31,21 +32,12 @@ function boolqData(path: string): void {
   writeFileSync(path, `${SOLVES.map((_, i) => JSON.stringify({ question: `is fl question ${i} true`, passage: `passage fl ${i}`, answer: ANSWERS[i] })).join('\n')}\n`);
 }
 
-/** The HPF level of a graded BoolQ request, from the pack's wording; undefined for chain steps and knowledge calls. */
-function gradedLevel(user: string): number | undefined {
-  if (user.includes('as an Omniscent person.')) return 1;
-  if (user.includes('Harry Potter and the Escape from Gringotts')) return 3;
-  if (user.includes("Let's think step by step.")) return 2;
-  if (user.startsWith('Based on the passage, what is the answer to this question:')) return 4;
-  if (user.includes('using knowledge of the passage:')) return 5;
-  return undefined;
-}
 
 /** The reply to a request: a function of its content only (so cached and fresh answers agree). */
 function reply(r: ReceivedRequest, fail?: (q: number, level: number | undefined) => boolean): Reply {
   const user = r.messages.filter((m) => m.role === 'user').at(-1)!.content;
   const q = Number(/\bfl (?:question )?(\d+)/.exec(user)?.[1]);
-  const level = gradedLevel(user);
+  const level = boolqGradedLevel(user);
   if (fail?.(q, level)) return { status: 400, body: { error: { message: 'bad request' } } };
   if (level === undefined) return { text: 'Some notes.', logprobs: [-0.1, -0.2] };
   const right = SOLVES[q]!.includes(level);

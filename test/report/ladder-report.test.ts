@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { boolqGradedLevel } from '../helpers/boolq-levels.js';
 import { startOpenAIServer, type ReceivedRequest, type Reply, type TestServer } from '../helpers/openai-server.js';
 
 const HPI_DATASET = 1.71; // BoolQ's
@@ -23,14 +24,6 @@ const N = 40;
 const SOLVES: number[][] = Array.from({ length: N }, (_, i) => [1, 2, 3, 4, 5].filter((l) => ((i * 7919 + l * 104729) % 97) / 97 < 0.15 + 0.12 * l));
 const ANSWERS = SOLVES.map((_, i) => i % 3 !== 0);
 
-function gradedLevel(user: string): number | undefined {
-  if (user.includes('as an Omniscent person.')) return 1;
-  if (user.includes('Harry Potter and the Escape from Gringotts')) return 3;
-  if (user.includes("Let's think step by step.")) return 2;
-  if (user.startsWith('Based on the passage, what is the answer to this question:')) return 4;
-  if (user.includes('using knowledge of the passage:')) return 5;
-  return undefined;
-}
 
 /**
  * The reply: model `m` answers right at the levels SOLVES gives; model `a` right at level 1 on questions i % 10 >= 3
@@ -39,7 +32,7 @@ function gradedLevel(user: string): number | undefined {
 function reply(r: ReceivedRequest): Reply {
   const user = r.messages.filter((m) => m.role === 'user').at(-1)!.content;
   const q = Number(/\blr (?:question )?(\d+)/.exec(user)?.[1]);
-  const level = gradedLevel(user);
+  const level = boolqGradedLevel(user);
   if (level === undefined || !Number.isInteger(q)) return { text: 'Some notes.' };
   const right = r.model === 'a' ? level === 1 && q % 10 >= 3 : r.model === 'b' ? level === 3 : SOLVES[q]!.includes(level);
   return { text: (right ? ANSWERS[q] : !ANSWERS[q]) ? 'True' : 'False' };
