@@ -18,7 +18,7 @@ import { startOpenAIServer, type TestServer } from '../helpers/openai-server.js'
 /** The page's document as the functions evaluated in Chromium use it (the tests' TypeScript has no DOM library). */
 declare const document: {
   querySelector(selector: string): { textContent: string | null; getAttribute(name: string): string | null } | null;
-  querySelectorAll(selector: string): { length: number };
+  querySelectorAll(selector: string): ArrayLike<unknown> & Iterable<unknown>;
 };
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -108,9 +108,10 @@ describe.skipIf(!existsSync(CHROMIUM))('hpt-bench view in Chromium', () => {
     await page.waitForSelector('#samples tbody tr');
     // the run's charts, as the static report draws them, shown as images the page loaded
     await page.waitForSelector('#run-charts img');
-    const charts = await page.$$eval('#run-charts figure', (fs) => fs.map((f) => [f.getAttribute('data-chart'), (f.querySelector('img') as HTMLImageElement).naturalWidth]));
-    expect(charts.map(([c]) => c)).toContain('levels');
-    await page.waitForFunction(() => [...document.querySelectorAll('#run-charts img')].every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0));
+    const charts = await page.$$eval('#run-charts figure', (fs) => fs.map((f) => f.getAttribute('data-chart')));
+    expect(charts).toContain('levels');
+    // every chart image loaded and decoded (an image the CSP refused, or a broken SVG, has no natural width)
+    await page.waitForFunction(() => [...document.querySelectorAll('#run-charts img')].every((i) => (i as { complete: boolean }).complete && (i as { naturalWidth: number }).naturalWidth > 0));
     await page.selectOption('select[name=outcome]', 'unsolved');
     await page.waitForFunction(() => /of \d+$|no sample/.test(document.querySelector('#samples-range')?.textContent ?? '') && !/of 8$/.test(document.querySelector('#samples-range')?.textContent ?? ''));
   });
@@ -145,7 +146,7 @@ describe.skipIf(!existsSync(CHROMIUM))('hpt-bench view in Chromium', () => {
     expect(await page.textContent('#compare h2')).toContain(`${api.paired} paired`);
     expect(await page.locator('#compare-tests tbody tr').count()).toBe(3);
     // the transition table is a heatmap: cells with samples are shaded (through the DOM's style, under the CSP)
-    const shades = await page.$$eval('#compare-transitions td.heat', (tds) => tds.map((td) => [td.textContent, getComputedStyle(td).backgroundColor]));
+    const shades = await page.$$eval('#compare-transitions td.heat', (tds) => tds.map((td) => [td.textContent, (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(td).backgroundColor]));
     expect(shades.length).toBeGreaterThan(0);
     for (const [n, bg] of shades) expect(bg === 'rgba(0, 0, 0, 0)', `cell ${n}: ${bg}`).toBe(n === '0');
     // a deep link to a sample by id resolves to its index
