@@ -7,11 +7,11 @@
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RunStore } from '@hpt-bench/core';
+import { currentOwner, RunStore } from '@hpt-bench/core';
 import { createViewServer, type ListeningView } from '../../packages/cli/src/view/server.js';
 import { BIN, ROOT, runCli } from '../helpers/cli.js';
 import { startOpenAIServer, type TestServer } from '../helpers/openai-server.js';
@@ -229,6 +229,32 @@ describe('hpt-bench view API', () => {
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
+  });
+
+  it('tells a running run whose process is gone (interrupted) from one a live process executes', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'hpt-view-alive-'));
+    try {
+      const path = join(d, 'alive.db');
+      const w = new RunStore(path);
+      const base = { dataset: 'boolq', model: 'baseline:random', mode: 'manual', config: {} };
+      // a pid that does not exist on this host, and this very process
+      w.createRun({ id: '20261127T000000-dead00', ...base, owner: `${hostname()}:2147483646` });
+      w.createRun({ id: '20261127T000000-live00', ...base, owner: currentOwner() });
+      w.close();
+      const ro = new RunStore(path, { readonly: true });
+      try {
+        const server = createViewServer({ store: ro, label: path });
+        const progress = async (id: string) => (await (await server.app.request(`http://127.0.0.1/api/runs/${id}/progress`, { headers: { host: '127.0.0.1' } })).json()) as { status: string; alive: boolean | null };
+        expect(await progress('20261127T000000-dead00')).toMatchObject({ status: 'running', alive: false });
+        expect(await progress('20261127T000000-live00')).toMatchObject({ status: 'running', alive: true });
+      } finally {
+        ro.close();
+      }
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
+    // a completed run: not a question
+    expect((await get(`/api/runs/${random}/progress`)).body.alive).toBeNull();
   });
 
   it('streams a finished run\'s progress and ends the stream', async () => {

@@ -177,6 +177,7 @@ function LiveProgress({ id, initial, onEnd }) {
   return html`<div class="progress" id="progress" data-done=${p.done} data-errored=${p.errored} data-status=${p.status} data-stream=${state}>
     <strong>${p.status === 'running' ? 'Running' : p.status}</strong> <span class="note">(${state})</span>
     ${share !== null ? html`<div class="bar"><div style=${{ width: `${(share * 100).toFixed(1)}%` }}></div></div>` : null}
+    ${p.status === 'running' && p.alive === false ? html`<p class="note" id="progress-stale">No process is executing this run any more (no recent heartbeat): it was interrupted. <code>hpt-bench run --resume ${p.id}</code> continues it.</p>` : null}
     <div><span id="progress-done">${p.done}</span> sample(s) done${p.total ? ` of ${p.total}` : ''} · HPI so far <span id="progress-hpi">${fmt(p.hpi)}</span> · accuracy ${pct(p.accuracy)} · errored <span id="progress-errored">${p.errored}</span> · ${p.rate ? `${p.rate.toFixed(2)} samples/s` : 'rate unknown'} · ETA ${p.status === 'running' ? duration(p.etaSeconds) : '-'}</div>
   </div>`;
 }

@@ -4,7 +4,7 @@
  * one), pages of a run's samples, one sample's ladder trace, and the paired comparison of two runs. Every function
  * here only reads the store (opened with `readonly: true`); stored text is returned as JSON strings, never as markup.
  */
-import { compareRuns, formatCell, shortRunIds, gatherReport, HptError, isHptError, type Json, reportTables, ReportViews, type ReportTable, type RunRecord, type RunStore, type SampleResult, type SamplePageOptions, type SamplePageRow, type CompareResult } from '@hpt-bench/core';
+import { compareRuns, formatCell, liveWorkers, ownerAlive, shortRunIds, gatherReport, HptError, isHptError, type Json, reportTables, ReportViews, type ReportTable, type RunRecord, type RunStore, type SampleResult, type SamplePageOptions, type SamplePageRow, type CompareResult } from '@hpt-bench/core';
 
 /** One run in the runs list (`GET /api/runs`). `hpi` / `accuracy`: the summary's, for completed runs, else so far. */
 export interface RunListItem {
@@ -89,6 +89,12 @@ export interface RunProgress {
   accuracy: number | null;
   rate: number | null;
   etaSeconds: number | null;
+  /**
+   * for a `running` run: whether a process still executes it (its owner's or a worker's heartbeat is recent and, on
+   * this host, its process exists: `ownerAlive`, `liveWorkers`); false means it was interrupted (a kill, a crash) and
+   * `hpt-bench run --resume ID` continues it; null for runs not running
+   */
+  alive: boolean | null;
 }
 
 /**
@@ -138,6 +144,7 @@ export function runProgress(store: RunStore, id: string, options: { total?: numb
     accuracy: p.scores > 0 ? p.solved / p.scores : null,
     rate,
     etaSeconds: run.status !== 'running' ? 0 : left !== null && rate !== null && rate > 0 ? left / rate : null,
+    alive: run.status !== 'running' ? null : ownerAlive(run, options.now) || liveWorkers(store, id, '', options.now).length > 0,
   };
 }
 

@@ -247,7 +247,7 @@ export function createViewServer(options: ViewServerOptions): ViewServer {
           // the rate this stream has seen, once the run moved while it watched; before that, since the run started
           const rate = n > first.n && now > first.t ? ((n - first.n) * 1000) / (now - first.t) : base.rate;
           const p = runProgress(store, id, { total, rate, now });
-          const key = `${p.status}|${p.done}|${p.errored}`;
+          const key = `${p.status}|${p.done}|${p.errored}|${p.alive}`;
           if (key !== last) {
             last = key;
             await stream.writeSSE({ event: 'progress', data: JSON.stringify(p) });
