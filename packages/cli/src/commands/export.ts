@@ -27,7 +27,7 @@ The HPT specifics (each sample's solving level and HPI, HPI_Dataset, the ladder 
   static override examples = [
     '<%= config.bin %> export 20261121T093000-1a2b3c --format eee --out export/eee',
     '<%= config.bin %> export RUN_A RUN_B --format inspect --out logs && inspect view --log-dir logs',
-    '<%= config.bin %> export --latest --format hf --out hf --hf-dataset google/boolq',
+    '<%= config.bin %> export --latest --format hf --out hf --hf-dataset my-org/my-dataset',
     '<%= config.bin %> export --all --format lm-eval --out lm-eval --store results.db --json',
   ];
   static override strict = false;
