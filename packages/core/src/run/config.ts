@@ -171,12 +171,13 @@ function storedBaseUrl(baseUrl: Json | undefined): string | string[] | null {
 
 /** The run configuration of a stored `runs.config` (the inverse of `toStoredConfig`, for `--resume`). */
 export function fromStoredConfig(stored: Record<string, Json>): RunConfig {
-  const { ladderLevels: _levels, samples, ...rest } = stored;
+  // samplesTotal is a count `executeRun` stores beside the configuration, not a setting
+  const { ladderLevels: _levels, samples, samplesTotal: _total, ...rest } = stored;
   return { ...(rest as unknown as RunConfig), ...(typeof samples === 'number' ? { replicates: samples } : {}) };
 }
 
 /** Configuration fields that do not change results, left out of the resume hash. */
-const NOT_IN_HASH = new Set(['name', 'concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox', 'batch', 'batchPollMs']);
+const NOT_IN_HASH = new Set(['name', 'samplesTotal', 'concurrency', 'cacheDir', 'cache', 'cacheKeyEndpoint', 'maxRetries', 'prices', 'unsafeSandbox', 'batch', 'batchPollMs']);
 
 /**
  * The identity of a run's configuration (sha256 hex over the result-relevant fields: dataset, data, split, limit,
