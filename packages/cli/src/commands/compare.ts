@@ -25,6 +25,7 @@ Paired tests on the same samples: for HPI, a two-sided sign-flip permutation tes
 
   // more runs than the two declared arguments: compared with the first
   static override strict = false;
+  static override usage = ['<%= command.id %> RUN_A RUN_B [RUN_C...] [--store S] [--json] [--bootstrap B] [--permutations B] [--seed S] [--list N] [--force]'];
 
   static override args = {
     runA: Args.string({ description: 'run A (see `hpt-bench runs`)', required: true }),
