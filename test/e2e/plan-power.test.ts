@@ -214,6 +214,43 @@ describe('hpt-bench plan --detect / --detect-accuracy', () => {
     expect(again.discordance).toBeCloseTo(psi, 12);
   });
 
+  it('with replicates: the units of a sample are correlated, so the sample size is multiplied by the design effect (Miller 2024)', async () => {
+    const rstore = join(dir, 'replicates.db');
+    const runR = async (seed: string) => {
+      const r = await runCli(['run', '--model', 'baseline:random', '--store', rstore, '--json', '--dataset', 'boolq', '--data', data, '--ladder', ladder, '--replicates', '3', '--seed', seed]);
+      expect(r.code, r.stderr).toBe(0);
+      return (JSON.parse(r.stdout) as { runId: string }).runId;
+    };
+    const a = await runR('11');
+    const b = await runR('12');
+    const r = await runCli(['plan', '--dataset', 'boolq', '--data', data, '--ladder', ladder, '--model', 'baseline:random', '--replicates', '3', '--store', rstore, '--detect', '0.3', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const p = (JSON.parse(r.stdout) as PlanCell[])[0]!.power!;
+    expect(p.source.runs).toEqual([b, a]);
+    // the paired units (sample, replicate) from SQL, and the design effect by Miller's formula (CR1), computed here
+    const db = new Database(rstore, { readonly: true });
+    const rows = (id: string) => db.prepare("SELECT sample_id AS s, json_extract(meta, '$.replicate') AS k, hpi * 1.0 / scores AS h FROM samples WHERE run_id = ? AND status = 'done' ORDER BY idx").all(id) as { s: string; k: number; h: number }[];
+    const ra = rows(b);
+    const rb = new Map(rows(a).map((x) => [`${x.s}#${x.k}`, x.h]));
+    db.close();
+    const d = ra.map((x) => x.h - rb.get(`${x.s}#${x.k}`)!);
+    const ids = ra.map((x) => x.s);
+    expect(d).toHaveLength(3 * N_RECORDS);
+    const mean = d.reduce((x, y) => x + y, 0) / d.length;
+    const naiveVar = d.reduce((x, y) => x + (y - mean) ** 2, 0) / (d.length - 1) / d.length;
+    const sums = new Map<string, number>();
+    d.forEach((v, i) => sums.set(ids[i]!, (sums.get(ids[i]!) ?? 0) + v - mean));
+    const c = sums.size;
+    const clusteredVar = ((c / (c - 1)) * [...sums.values()].reduce((x, y) => x + y * y, 0)) / d.length ** 2;
+    const de = Math.max(1, clusteredVar / naiveVar);
+    expect(p.sdDiff).toBeCloseTo(sd(d), 10);
+    // (seeds 11 and 12 give a design effect of about 1.08: the multiplied path is the one taken)
+    expect(de).toBeGreaterThan(1);
+    expect(p.designEffect).toBeCloseTo(de, 10);
+    expect(p.source.note).toContain(`× design effect ${de.toFixed(2)}`);
+    expect(p.samplesNeeded).toBe(Math.ceil(closedMean(sd(d), 0.3) * de));
+  });
+
   it.each([
     [['--detect', '0'], '--detect'],
     [['--detect', '-0.5'], '--detect'],

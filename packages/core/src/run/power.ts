@@ -9,6 +9,7 @@ import { HptError, type Json, type SampleUnit } from '@hpt-bench/sdk';
 import { pairUnits } from '../report/pairing.js';
 import { sampleUnits } from '../report/gather.js';
 import { defaultDiscordance, samplesForMeanDifference, samplesForPairedProportions, sdOfDifference } from '../stats/power.js';
+import { clusteredMean } from '../stats/clustered.js';
 import type { RunRecord, RunStore } from '../store/store.js';
 import { dataDifferences, dataIdentity, type DataIdentity, parseFingerprint } from './fingerprint.js';
 
@@ -43,6 +44,7 @@ export interface PowerPlanRun {
  * - HPI: `sdA`, `sdB` (sd of per-sample HPI, levels), `rho` (their correlation over paired samples) and `sdDiff`
  *   (σ_d = √(sdA² + sdB² − 2·rho·sdA·sdB), levels); accuracy: `discordance` ψ (share of samples solved by exactly one run);
  * - `pairs`: the paired samples (two runs) or samples (one run) the estimates come from; absent for defaults;
+ * - `designEffect`: with replicates in the two runs, the factor `samplesNeeded` was multiplied by (see the field);
  * - `available`: the plan's samples; `enough`: `available >= samplesNeeded`.
  */
 export interface PowerPlan {
@@ -57,6 +59,11 @@ export interface PowerPlan {
   rho?: number;
   sdDiff?: number;
   discordance?: number;
+  /**
+   * with replicates in the two runs the spread comes from: (clustered / naive SE)² of their paired unit differences
+   * (Miller 2024 §2.2), by which `samplesNeeded` (in units) was multiplied; absent when 1
+   */
+  designEffect?: number;
   pairs?: number;
   available: number;
   enough: boolean;
@@ -135,6 +142,20 @@ const hpiOf = (u: SampleUnit) => u.hpi / u.scores;
 const solvedOf = (u: SampleUnit) => u.solved / u.scores;
 const f2 = (x: number) => x.toFixed(2);
 
+/**
+ * The design effect of paired unit differences clustered by sample (Miller 2024, "Adding Error Bars to Evals", §2.2):
+ * (clustered SE / naive SE)² of the per-unit differences `value(a) − value(b)`, at least 1; 1 when no sample has
+ * several units (no replicates) or fewer than 2 samples. With replicates the units of one sample are correlated, so n
+ * units carry the information of n / DE independent ones: the sample size is multiplied by it.
+ */
+function designEffect(pairs: readonly [SampleUnit, SampleUnit][], value: (u: SampleUnit) => number): number {
+  const ids = pairs.map(([x]) => x.sampleId);
+  const distinct = new Set(ids).size;
+  if (distinct === ids.length || distinct < 2) return 1;
+  const de = clusteredMean(pairs.map(([x, y]) => value(x) - value(y)), ids).designEffect;
+  return de === null ? 1 : Math.max(1, de);
+}
+
 /** The spread of two runs' paired per-sample HPI: sds, Pearson correlation (0 when a run is constant) and σ_d. */
 function pairedSpread(pairs: readonly [SampleUnit, SampleUnit][]): { sdA: number; sdB: number; rho: number; sdDiff: number } | undefined {
   const a = pairs.map(([x]) => hpiOf(x));
@@ -198,13 +219,15 @@ export function planPower(store: RunStore | undefined, planned: PowerPlanRun, ta
       if (kind === 'hpi') {
         const s = pairedSpread(pairs);
         if (!s) continue;
-        const note = `from runs ${ra.id} and ${rb.id} (${pairs.length} paired samples): sd ${f2(s.sdA)} and ${f2(s.sdB)}, correlation ${f2(s.rho)}${s.sdA > 0 && s.sdB > 0 ? '' : ' (a run is constant: correlation undefined, 0 used)'}`;
-        return done(samplesForMeanDifference({ delta, sdDiff: s.sdDiff, alpha, power }), { source: { runs: ids, note }, ...s, pairs: pairs.length });
+        const de = designEffect(pairs, hpiOf);
+        const note = `from runs ${ra.id} and ${rb.id} (${pairs.length} paired samples): sd ${f2(s.sdA)} and ${f2(s.sdB)}, correlation ${f2(s.rho)}${s.sdA > 0 && s.sdB > 0 ? '' : ' (a run is constant: correlation undefined, 0 used)'}${deNote(de)}`;
+        return done(Math.ceil(samplesForMeanDifference({ delta, sdDiff: s.sdDiff, alpha, power }) * de), { source: { runs: ids, note }, ...s, pairs: pairs.length, ...(de > 1 ? { designEffect: de } : {}) });
       }
       const observed = pairs.reduce((n, [x, y]) => n + Math.abs(solvedOf(x) - solvedOf(y)), 0) / pairs.length;
       const psi = Math.min(1, Math.max(observed, delta));
-      const note = `from runs ${ra.id} and ${rb.id} (${pairs.length} paired samples: the share exactly one of them solved${psi > observed ? `, ${pct(observed)}, below the difference to detect, so |δ| = ${pct(psi)} used, the least discordance a difference of δ allows` : ''})`;
-      return done(samplesForPairedProportions({ delta, discordance: psi, alpha, power }), { source: { runs: ids, note }, discordance: psi, pairs: pairs.length });
+      const de = designEffect(pairs, solvedOf);
+      const note = `from runs ${ra.id} and ${rb.id} (${pairs.length} paired samples: the share exactly one of them solved${psi > observed ? `, ${pct(observed)}, below the difference to detect, so |δ| = ${pct(psi)} used, the least discordance a difference of δ allows` : ''})${deNote(de)}`;
+      return done(Math.ceil(samplesForPairedProportions({ delta, discordance: psi, alpha, power }) * de), { source: { runs: ids, note }, discordance: psi, pairs: pairs.length, ...(de > 1 ? { designEffect: de } : {}) });
     }
   }
   if (kind === 'accuracy') {
@@ -230,6 +253,11 @@ export function planPower(store: RunStore | undefined, planned: PowerPlanRun, ta
   const why = runs.length === 0 ? 'no comparable completed run in the store (same data and HPI scale)' : 'the comparable runs have no spread of per-sample HPI';
   const note = `default: ${why}; sd ${f2(sd)} for both runs, the largest sd of a per-sample HPI in [${lo}, ${+hi.toFixed(4)}] (half the samples at each end; Popoviciu's inequality), correlation ${rho} assumed`;
   return done(samplesForMeanDifference({ delta, sdA: sd, sdB: sd, rho, alpha, power }), { source: { runs: [], note }, sdA: sd, sdB: sd, rho, sdDiff: sdOfDifference(sd, sd, rho) });
+}
+
+/** The note's words on a design effect above 1 ('' otherwise). */
+function deNote(de: number): string {
+  return de > 1 ? `; × design effect ${f2(de)} (the runs' replicates of a sample are correlated; Miller 2024 §2.2)` : '';
 }
 
 /** A share as a percentage with one decimal (0.185 → "18.5%"). */
