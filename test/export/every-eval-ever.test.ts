@@ -67,6 +67,9 @@ describe('export --format eee', () => {
       const ok = validateAggregate(record);
       expect(validateAggregate.errors ?? [], runId).toEqual([]);
       expect(ok).toBe(true);
+      // baseline runs send no reasoning effort and report no reasoning tokens: `reasoning` is not claimed (the core
+      // does not guess it from strategy names)
+      for (const res of record.evaluation_results as { generation_config: { generation_args: Record<string, unknown> } }[]) expect(res.generation_config.generation_args).not.toHaveProperty('reasoning');
       for (const line of readJsonl(samples!)) {
         const valid = validateInstance(line);
         expect(validateInstance.errors ?? []).toEqual([]);

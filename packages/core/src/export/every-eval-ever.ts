@@ -90,7 +90,9 @@ export function toEeeAggregate(r: ExportRun, options: { samplesFile?: { checksum
     generation_args: {
       ...(g ? { temperature: g.temperature, top_p: g.topP } : {}),
       ...(g && Number.isInteger(g.maxTokens) && g.maxTokens >= 1 ? { max_tokens: g.maxTokens } : {}),
-      reasoning: rep.ladder.some((s) => /cot|least-to-most|knowledge/.test(s)),
+      // the core knows no strategy's prompting: reasoning is said only when the run shows it (a reasoning effort sent,
+      // or reasoning tokens reported), else left out (unknown)
+      ...(g?.reasoningEffort || Object.values(rep.levels).some((u) => (u.reasoningTokens ?? 0) > 0) ? { reasoning: true } : {}),
       max_attempts: Math.max(1, r.m),
     },
     additional_details: strings({
