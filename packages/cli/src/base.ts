@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import type * as Interfaces from '@oclif/core/interfaces';
-import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, discoverPlugins, EXIT_CODES, HptError, isHptError, RUN_DEFAULTS, Tokens, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
+import { createRunContainer, credentialFreeUrl, declaredFilters, didYouMean, discoverPlugins, EXIT_CODES, HptError, isHptError, RUN_DEFAULTS, Tokens, type JudgeCallSettings, type Json, type Logger, type PluginEntry, type Registry } from '@hpt-bench/core';
 import type { DependencyContainer } from 'tsyringe';
 import { terminalSafe } from './terminal.js';
 
@@ -237,6 +237,16 @@ export function modelOptionsFrom(flags: { 'api-key-env': string; timeout: string
   const baseUrl = baseUrlOf(flags['base-url']);
   for (const url of typeof baseUrl === 'string' ? [baseUrl] : baseUrl ?? []) checkEndpointUrl('--base-url', url);
   return { apiKeyEnv: flags['api-key-env'], timeoutMs, ...(baseUrl !== undefined ? { baseUrl } : {}) };
+}
+
+/**
+ * The model-call settings of `judge` and `calibrate --judge` from their flags (`JudgeCallSettings`): the endpoint's
+ * model options (`modelOptionsFrom`), calls in flight (`--concurrency`), the cache (`--cache`, `--cache-key-endpoint`)
+ * and `--max-retries`.
+ * @throws HptError `E_CONFIG` as `modelOptionsFrom`.
+ */
+export function judgeCallSettingsFrom(flags: Parameters<typeof modelOptionsFrom>[0] & { concurrency: number; cache: boolean; 'cache-key-endpoint': boolean; 'max-retries': number }): JudgeCallSettings {
+  return { modelOptions: modelOptionsFrom(flags), concurrency: flags.concurrency, cache: flags.cache, cacheKeyEndpoint: flags['cache-key-endpoint'], maxRetries: flags['max-retries'] };
 }
 
 /** `--base-url` values as the `baseUrl` model option: undefined when none, the URL when one, else the list (empty values dropped). */

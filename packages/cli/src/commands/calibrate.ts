@@ -16,7 +16,7 @@ import {
   type CalibrationResult,
   type Json,
 } from '@hpt-bench/core';
-import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { endpointFlags, HptCommand, judgeCallSettingsFrom, numberFlag, TerminalTable } from '../base.js';
 import { storeFlag } from '../store-flag.js';
 import { seedFlag } from '../seed-flag.js';
 
@@ -110,11 +110,7 @@ export default class Calibrate extends HptCommand {
       temperature: numberFlag('--temperature', flags.temperature, 0, 2),
       maxTokens: flags['max-tokens'],
       cacheDir: flags['cache-dir'],
-      modelOptions: modelOptionsFrom(flags),
-      concurrency: flags.concurrency,
-      cache: flags.cache,
-      cacheKeyEndpoint: flags['cache-key-endpoint'],
-      maxRetries: flags['max-retries'],
+      ...judgeCallSettingsFrom(flags),
     };
     const { registry, container } = this.discover(flags.plugin);
     const r = await calibrateWithJudge(spec, { store: flags.store, plugins: { registry, container }, logger: this.logger });

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HptError, judgeLadderPrompts, type JudgeLevelResult, type JudgeOutcome, type JudgeSpec } from '@hpt-bench/core';
 import cliProgress from 'cli-progress';
-import { endpointFlags, HptCommand, modelOptionsFrom, numberFlag, TerminalTable } from '../base.js';
+import { endpointFlags, HptCommand, judgeCallSettingsFrom, numberFlag, TerminalTable } from '../base.js';
 import { storeFlag } from '../store-flag.js';
 
 /** `hpt-bench judge`: LLM-as-a-judge rating of each HPF level's prompts on the four HPT rules (hpt.md §5.4). */
@@ -51,11 +51,7 @@ export default class Judge extends HptCommand {
       maxTokens: flags['max-tokens'],
       onInvalid: flags['on-invalid'] as 'fail' | 'skip',
       cacheDir: flags['cache-dir'],
-      modelOptions: modelOptionsFrom(flags),
-      concurrency: flags.concurrency,
-      cache: flags.cache,
-      cacheKeyEndpoint: flags['cache-key-endpoint'],
-      maxRetries: flags['max-retries'],
+      ...judgeCallSettingsFrom(flags),
     };
     const { registry, container } = this.discover(flags.plugin);
     const showBar = !flags.json && Boolean(process.stderr.isTTY);
