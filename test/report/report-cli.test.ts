@@ -246,6 +246,9 @@ describe('hpt-bench report and compare over a store of real runs', () => {
     expect(existsSync(missing)).toBe(false);
     oneErrorLine(await runCli(['report', failedId, '--store', store, '--format', 'md']), /is failed, not completed/);
     oneErrorLine(await runCli(['compare', ids.modelA!, failedId, '--store', store]), /is failed, not completed/);
+    // a run named twice: one comparison of a run with itself is no comparison
+    oneErrorLine(await runCli(['compare', ids.modelA!, ids.modelB!, ids.modelA!, '--store', store]), new RegExp(`compare got run ${ids.modelA} twice`));
+    oneErrorLine(await runCli(['compare', ids.modelA!, ids.modelA!, '--store', store]), new RegExp(`compare got run ${ids.modelA} twice`));
     oneErrorLine(await runCli(['report', '--store', store, '--format', 'csv', '--table', 'nope']), /no table 'nope'/);
 
     // --latest when the newest run is still running
